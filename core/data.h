@@ -1,0 +1,37 @@
+#pragma once
+// core/data.h — Data: everything that changes while a mechanism moves. Preallocated by
+// makeData(model); algorithms take (const Model&, Data&).
+#include <string>
+
+#include "core/model.h"
+
+namespace mechsim {
+
+/// Statistics of the last kinematic solve, shown in the GUI status bar and the CLI summary.
+struct KinematicsStats {
+  bool converged = true;
+  int iterations = 0;        // Newton iterations of the last position analysis
+  double residual = 0;       // max |Φ_i| after it (SI)
+  int rank = 0;              // numerical rank of Φ_q at the solution
+  bool singular = false;     // rank below that of the regular configuration
+  double solveSeconds = 0;   // wall time of the last position analysis
+  std::string message;       // why it failed, when it did
+};
+
+struct Data {
+  double t = 0;              // time [s]
+  VecX q;                    // (nq) positions: per moving body r (3) and quaternion w x y z (4)
+  VecX qd;                   // (nq) velocities dq/dt
+  VecX qdd;                  // (nq) accelerations
+  VecX phi;                  // (nEquations) constraint residual Φ(q, t)
+  SpMat Jq;                  // (nEquations × nq) constraint Jacobian Φ_q, fixed sparsity pattern
+  VecX coords;               // (nCoords) joint coordinates (angle [rad] / slide [m])
+  VecX coordVel;             // (nCoords) their rates
+  VecX coordAcc;             // (nCoords) their second derivatives
+  KinematicsStats stats;
+};
+
+/// Data sized for m, at the file's configuration (q = q0, t = 0, rates zero).
+Data makeData(const Model& m);
+
+}  // namespace mechsim

@@ -1,0 +1,51 @@
+#pragma once
+// core/io/load.h — mechanism files in: native JSON (FORMAT.md §1), later URDF / MJCF / SDF.
+// Every error is a Diagnostic printed as `FILE:LINE:COL: error: MESSAGE` (with the value path in
+// the message, e.g. "joints[3].axis: expected a non-zero 3-vector").
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model.h"
+#include "core/spec.h"
+
+namespace mechsim::io {
+
+struct Diagnostic {
+  std::string file;
+  int line = 0;
+  int col = 0;
+  std::string message;
+  /// "FILE:LINE:COL: error: MESSAGE"
+  std::string format() const;
+};
+
+class LoadError : public std::runtime_error {
+ public:
+  explicit LoadError(Diagnostic d) : std::runtime_error(d.format()), diag_(std::move(d)) {}
+  const Diagnostic& diagnostic() const { return diag_; }
+
+ private:
+  Diagnostic diag_;
+};
+
+/// Reads a mechanism file (chosen by extension; .json is the native format), mesh files included.
+/// Throws LoadError.
+MechanismSpec readMechanismFile(const std::string& path);
+
+/// Parses native-format text. `fileName` names it in diagnostics; relative mesh paths are
+/// resolved against `baseDir`. Throws LoadError.
+MechanismSpec parseMechanism(std::string_view text, const std::string& fileName, const std::string& baseDir);
+
+/// The drivers' expressions as functions of t returning SI values (muparser). Throws LoadError
+/// pointing at the offending expression.
+std::vector<std::function<double(double)>> driverFunctions(const MechanismSpec& spec);
+
+/// readMechanismFile + driverFunctions + compile, with compile's SpecError mapped to FILE:LINE:COL.
+Model loadModel(const std::string& path);
+/// driverFunctions + compile for a spec already read (errors mapped as in loadModel).
+Model compileSpec(const MechanismSpec& spec);
+
+}  // namespace mechsim::io

@@ -1,0 +1,104 @@
+#pragma once
+// core/model.h — Model: the compiled mechanism, built once by compile(spec), never changed while
+// the mechanism moves (everything that changes lives in Data, core/data.h).
+//
+// Coordinates (DESIGN.md): fully Cartesian. Each moving body i owns 7 entries of q starting at
+// bodies[i].qIndex: its frame origin r (x, y, z) in the world and its unit orientation
+// quaternion p (w, x, y, z). Fixed bodies own none; their pose is pose0. nq = 7 × moving bodies.
+// Φ(q, t) stacks, in this order: the equations of every joint (joint order of the spec), one
+// normalisation equation pᵀp − 1 per moving body, and one equation per driver.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/spec.h"
+#include "core/types.h"
+
+namespace mechsim {
+
+/// A shape placed in its body frame, ready to draw or to collide.
+struct Shape {
+  ShapeType type = ShapeType::Box;
+  Vec3 size = Vec3::Zero();   // box full edges
+  double radius = 0;
+  double length = 0;
+  Pose local;                 // shape frame in the body frame; cylinder/capsule axis = local z
+  double scale = 1.0;         // mesh
+  Eigen::Vector3f color{0.7f, 0.7f, 0.75f};
+  std::shared_ptr<const MeshData> mesh;  // mesh
+};
+
+struct Body {
+  std::string name;
+  bool fixed = false;
+  int qIndex = -1;            // first of the body's 7 coordinates in q; −1 when fixed
+  Pose pose0;                 // pose at the file's configuration
+  double mass = 0;            // kg
+  Vec3 com = Vec3::Zero();    // centre of mass, body frame
+  Mat3 inertia = Mat3::Zero();  // about the com, body axes (kg·m²)
+  std::vector<Shape> shapes;  // collision + default visuals
+  std::vector<Shape> visuals; // visual-only (drawn instead of shapes when present)
+};
+
+/// A joint between body1 and body2, with its frames fixed in each body.
+/// frame1/frame2 are orthonormal (columns x, y, z) and coincide in the world at the file's
+/// configuration; z is the joint axis (revolute, prismatic, cylindrical), the plane normal
+/// (planar), or axis1 (universal; axis2 is frame2's y in body2). point1/point2 are the joint
+/// point in each body frame (for distance: the two attachment points).
+struct Joint {
+  std::string name;
+  JointType type = JointType::Revolute;
+  int body1 = -1, body2 = -1;
+  Vec3 point1 = Vec3::Zero(), point2 = Vec3::Zero();
+  Mat3 frame1 = Mat3::Identity(), frame2 = Mat3::Identity();
+  double length = 0;          // distance joint nominal length
+  int firstCoord = 0;         // index of its first joint coordinate in Data::coords
+  int nCoords = 0;            // jointCoordinateCount(type)
+  int firstEquation = 0;      // first row of its equations in Φ
+  int nEquations = 0;
+  std::optional<std::pair<double, double>> limits;  // SI
+};
+
+struct Driver {
+  std::string name;
+  int joint = -1;
+  int coordinate = 0;                 // which coordinate of the joint
+  std::string expression;             // as written (file units)
+  std::function<double(double)> value;  // t [s] → coordinate value, SI (built by core/io)
+  int equation = -1;                  // its row in Φ
+};
+
+struct Handle {
+  std::string name;
+  int body = -1;
+  Vec3 local = Vec3::Zero();  // point in the body frame
+};
+
+struct Model {
+  std::string name;
+  std::string sourceFile;
+  Vec3 gravity = Vec3(0, 0, -9.81);
+  std::vector<Body> bodies;
+  std::vector<Joint> joints;
+  std::vector<Driver> drivers;
+  std::vector<Handle> handles;
+
+  int nq = 0;                 // 7 × moving bodies
+  int nMoving = 0;            // moving bodies
+  int nCoords = 0;            // joint coordinates (sum of Joint::nCoords)
+  int nJointEquations = 0;    // rows of Φ from joints
+  int nEquations = 0;         // rows of Φ: joints + normalisations + drivers
+  std::vector<std::string> coordNames;     // (nCoords) "A", "C.0", "C.1", ... (CSV columns)
+  std::vector<std::string> equationNames;  // (nEquations) "joint:equation", "body:norm", "driver:drive"
+  VecX q0;                    // (nq) the file's configuration
+
+  int findBody(const std::string& name) const;
+  int findJoint(const std::string& name) const;
+};
+
+/// World pose of body b at coordinates q (fixed bodies: pose0). q is not assumed normalised;
+/// the quaternion is normalised for the returned pose.
+Pose bodyPose(const Model& m, const VecX& q, int b);
+
+}  // namespace mechsim

@@ -1,0 +1,134 @@
+#pragma once
+// core/spec.h — MechanismSpec: the plain, editable description of a mechanism.
+//
+// Files (native JSON, URDF, MJCF) become a MechanismSpec in core/io; compile(spec) turns it into
+// a Model (core/compile.h). Every number here is SI (metres, radians, kilograms, seconds) and
+// every pose is in WORLD coordinates at the file's configuration, whatever units the file used:
+// the reader converts, and the writer converts back using `units`. Driver expressions are the
+// exception: they are kept as text in the file's units and scaled when evaluated.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/types.h"
+
+namespace mechsim {
+
+/// Where a value came from in its file (1-based line and column; 0 when not from a file).
+struct SourceLoc {
+  int line = 0;
+  int col = 0;
+};
+
+/// Units the file was written in. Values in the spec are SI; these are kept for writing back.
+struct UnitsSpec {
+  std::string length = "m";   // "m", "cm" or "mm"
+  std::string angle = "rad";  // "rad" or "deg"
+  double lengthScale() const { return length == "mm" ? 1e-3 : length == "cm" ? 1e-2 : 1.0; }
+  double angleScale() const { return angle == "deg" ? 3.14159265358979323846 / 180.0 : 1.0; }
+};
+
+/// A triangle mesh in its own file frame (unscaled), loaded by core/io (Assimp).
+struct MeshData {
+  std::vector<Eigen::Vector3f> vertices;
+  std::vector<Eigen::Vector3f> normals;  // per vertex; may be empty
+  std::vector<unsigned> indices;         // 3 per triangle
+};
+
+enum class ShapeType { Box, Cylinder, Sphere, Capsule, Mesh };
+
+struct ShapeSpec {
+  ShapeType type = ShapeType::Box;
+  Vec3 size = Vec3::Zero();        // box: full edge lengths
+  double radius = 0;               // cylinder, sphere, capsule
+  double length = 0;               // cylinder, capsule (cylindrical part, without the caps)
+  Vec3 axis = Vec3::UnitZ();       // cylinder, capsule: unit axis in the body frame
+  Vec3 position = Vec3::Zero();    // shape origin in the body frame
+  Quat orientation = Quat::Identity();  // shape orientation in the body frame (optional key)
+  std::string file;                // mesh: path as written in the file
+  std::string resolvedFile;        // mesh: absolute path the loader used
+  double scale = 1.0;              // mesh: uniform scale applied to the mesh file's coordinates
+  std::string color;               // "#rrggbb" or empty (default colour)
+  std::shared_ptr<const MeshData> mesh;  // mesh: the loaded triangles (scale not applied)
+};
+
+struct BodySpec {
+  std::string name;
+  bool fixed = false;
+  Vec3 position = Vec3::Zero();          // body frame origin in the world
+  Quat orientation = Quat::Identity();   // body frame orientation in the world
+  std::optional<double> mass;            // kg
+  std::optional<double> density;         // kg/m³, used with shapes when mass is omitted
+  Vec3 com = Vec3::Zero();               // centre of mass in the body frame
+  bool comGiven = false;                 // false: derived from the shapes when they give mass
+  std::optional<Eigen::Matrix<double, 6, 1>> inertia;  // Ixx Iyy Izz Ixy Ixz Iyz about the com
+  std::vector<ShapeSpec> shapes;         // collision + default visual geometry
+  std::vector<ShapeSpec> visuals;        // optional visual-only geometry
+  std::string color;                     // optional default colour of the body
+};
+
+enum class JointType { Revolute, Prismatic, Cylindrical, Spherical, Universal, Planar, Fixed, Distance };
+
+struct JointSpec {
+  std::string name;
+  JointType type = JointType::Revolute;
+  std::string body1, body2;
+  Vec3 point = Vec3::Zero();     // world point (all but distance)
+  Vec3 axis = Vec3::UnitZ();     // revolute, prismatic, cylindrical (unit)
+  Vec3 axis1 = Vec3::UnitX();    // universal: axis fixed in body1 (unit)
+  Vec3 axis2 = Vec3::UnitY();    // universal: axis fixed in body2 (unit)
+  Vec3 normal = Vec3::UnitZ();   // planar (unit)
+  Vec3 point1 = Vec3::Zero();    // distance: world point on body1
+  Vec3 point2 = Vec3::Zero();    // distance: world point on body2
+  std::optional<double> length;  // distance: default |point2 − point1|
+  std::optional<std::pair<double, double>> limits;  // optional [lower, upper] of the coordinate (SI)
+};
+
+struct DriverSpec {
+  std::string name;
+  std::string joint;
+  std::string expression;  // expression of t in the file's angle / length units
+  int coordinate = 0;      // which coordinate of a multi-DOF joint (key "coordinate", default 0)
+};
+
+struct HandleSpec {
+  std::string name;
+  std::string body;
+  Vec3 point = Vec3::Zero();  // world point at the file's configuration
+};
+
+struct MechanismSpec {
+  int version = 1;
+  std::string name;
+  UnitsSpec units;
+  Vec3 gravity = Vec3(0, 0, -9.81);  // m/s²
+  std::vector<BodySpec> bodies;
+  std::vector<JointSpec> joints;
+  std::vector<DriverSpec> drivers;
+  std::vector<HandleSpec> handles;
+
+  std::string sourceFile;  // the file it was read from (empty when built in code)
+  /// Source location of each value, keyed by its path ("joints[3].axis", "bodies[0]").
+  std::map<std::string, SourceLoc> locations;
+
+  /// Location of `path`, or of its nearest recorded ancestor ("joints[3].axis[1]" → "joints[3].axis").
+  SourceLoc locate(const std::string& path) const;
+};
+
+const char* toString(JointType t);
+const char* toString(ShapeType t);
+std::optional<JointType> jointTypeFromString(const std::string& s);
+std::optional<ShapeType> shapeTypeFromString(const std::string& s);
+
+/// Number of coordinates (degrees of freedom) a joint lets body2 have relative to body1:
+/// revolute 1, prismatic 1, cylindrical 2, spherical 3, universal 2, planar 3, fixed 0, distance 1
+/// (the distance joint's coordinate is its extension, length − nominal length; it is only free
+/// when a driver prescribes it).
+int jointCoordinateCount(JointType t);
+
+/// Number of scalar constraints the joint removes in the Grübler count (6 − freedoms, distance 1).
+int jointConstraintCount(JointType t);
+
+}  // namespace mechsim
