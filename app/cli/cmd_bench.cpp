@@ -1,0 +1,26 @@
+// app/cli/cmd_bench.cpp — `mechsim-cli bench NAME [--csv]`: the benchmark programs.
+#include <cstdio>
+#include <iostream>
+
+#include "cli/commands.h"
+#ifdef MECHSIM_HAVE_BENCH
+#include "bench/bench.h"
+#endif
+
+namespace mechsim::cli {
+
+int cmdBench(const Args& args) {
+  const auto pos = positionals(args, {});
+  if (pos.size() != 1) {
+    std::fprintf(stderr, "usage: mechsim-cli bench NAME [--csv]   (NAME: kinematics)\n");
+    return 2;
+  }
+  const bool csv = hasFlag(args, "--csv");
+#ifdef MECHSIM_HAVE_BENCH
+  if (pos[0] == "kinematics") return bench::runKinematics(std::cout, csv, MECHSIM_SOURCE_DIR);
+#endif
+  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics)\n", pos[0].c_str());
+  return 2;
+}
+
+}  // namespace mechsim::cli

@@ -1,0 +1,24 @@
+#pragma once
+// app/cli/commands.h — the subcommands of mechsim-cli (FORMAT.md §2). Each returns the exit code:
+// 0 success, 1 file error (message FILE:LINE:COL: error: ... on stderr), 2 usage or solver failure.
+#include <string>
+#include <vector>
+
+namespace mechsim::cli {
+
+using Args = std::vector<std::string>;
+
+int cmdCheck(const Args& args);
+int cmdKinematics(const Args& args);
+int cmdBench(const Args& args);
+
+/// Small argument helpers shared by the subcommands.
+bool hasFlag(const Args& args, const std::string& flag);
+/// Value after `--name`, or empty when absent. Sets `missing` when the flag has no value.
+std::string optionValue(const Args& args, const std::string& name, bool* missing = nullptr);
+/// The positional arguments (those not starting with "--" and not an option's value).
+std::vector<std::string> positionals(const Args& args, const std::vector<std::string>& optionsWithValue);
+/// Parses a finite number; prints `mechsim-cli: <what>: expected a number, got '<s>'` and returns false.
+bool parseNumber(const std::string& s, const std::string& what, double& out);
+
+}  // namespace mechsim::cli

@@ -1,0 +1,105 @@
+// app/cli/main_cli.cpp — mechsim-cli: the core, headless (FORMAT.md §2).
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "cli/commands.h"
+
+namespace {
+
+void usage(std::FILE* to) {
+  std::fprintf(to,
+               "usage: mechsim-cli COMMAND [ARGS]\n"
+               "\n"
+               "commands:\n"
+               "  check FILE [--json]                               load and analyse a mechanism\n"
+               "  kinematics FILE --t-end T --dt H --out OUT.csv    kinematic analysis driven by the file's drivers\n"
+               "  simulate FILE --t-end T --dt H --out OUT.csv      forward dynamics (not in this version)\n"
+               "  bench NAME [--csv]                                benchmark programs (kinematics)\n"
+               "\n"
+               "exit status: 0 success, 1 file error, 2 usage error or solver failure\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace mechsim::cli;
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const std::string cmd = argv[1];
+  Args args(argv + 2, argv + argc);
+  try {
+    if (cmd == "check") return cmdCheck(args);
+    if (cmd == "kinematics") return cmdKinematics(args);
+    if (cmd == "bench") return cmdBench(args);
+    if (cmd == "simulate") {
+      std::fprintf(stderr, "mechsim-cli: simulate: forward dynamics is not available in this version of mechsim\n");
+      return 2;
+    }
+    if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+      usage(stdout);
+      return 0;
+    }
+    std::fprintf(stderr, "mechsim-cli: unknown command '%s'\n", cmd.c_str());
+    usage(stderr);
+    return 2;
+  } catch (const std::exception& e) {
+    // Last line of defence: no exception escapes as a crash.
+    std::fprintf(stderr, "mechsim-cli: error: %s\n", e.what());
+    return 2;
+  }
+}
+
+namespace mechsim::cli {
+
+bool hasFlag(const Args& args, const std::string& flag) {
+  for (const auto& a : args)
+    if (a == flag) return true;
+  return false;
+}
+
+std::string optionValue(const Args& args, const std::string& name, bool* missing) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == name) {
+      if (i + 1 < args.size()) return args[i + 1];
+      if (missing) *missing = true;
+      return {};
+    }
+    const std::string prefix = name + "=";
+    if (args[i].rfind(prefix, 0) == 0) return args[i].substr(prefix.size());
+  }
+  return {};
+}
+
+std::vector<std::string> positionals(const Args& args, const std::vector<std::string>& optionsWithValue) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) == 0) {
+      for (const auto& o : optionsWithValue)
+        if (a == o) {
+          ++i;  // skip its value
+          break;
+        }
+      continue;
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+bool parseNumber(const std::string& s, const std::string& what, double& out) {
+  try {
+    size_t used = 0;
+    out = std::stod(s, &used);
+    if (used == s.size() && std::isfinite(out)) return true;
+  } catch (const std::exception&) {
+  }
+  std::fprintf(stderr, "mechsim-cli: %s: expected a number, got '%s'\n", what.c_str(), s.c_str());
+  return false;
+}
+
+}  // namespace mechsim::cli

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Configures and builds mechsim into BUILD_DIR (default build/, or build-asan/ with --sanitize).
+# Usage: scripts/build.sh [--sanitize] [extra cmake -D options]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+sanitize=OFF
+extra=()
+for a in "$@"; do
+  case "$a" in
+    --sanitize) sanitize=ON ;;
+    *) extra+=("$a") ;;
+  esac
+done
+if [ "$sanitize" = ON ]; then
+  build="${BUILD_DIR:-$root/build-asan}"
+  type=RelWithDebInfo
+else
+  build="${BUILD_DIR:-$root/build}"
+  type=Release
+fi
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=$type -DMECHSIM_SANITIZE=$sanitize "${extra[@]}"
+cmake --build "$build" -j "$jobs"
+echo "$build"
