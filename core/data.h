@@ -1,11 +1,29 @@
 #pragma once
 // core/data.h — Data: everything that changes while a mechanism moves. Preallocated by
 // makeData(model); algorithms take (const Model&, Data&).
+#include <memory>
 #include <string>
 
 #include "core/model.h"
 
 namespace mechsim {
+
+struct KinematicsWorkspace;  // core/kinematics/workspace.h
+
+/// Holder of the kinematic solvers' cache (pattern analysis, factorisations), created on first use
+/// by the kinematics functions. A copy of a Data starts with an empty cache (it rebuilds its own),
+/// so Data can be copied to a worker thread without sharing solver state.
+struct KinematicsCache {
+  std::shared_ptr<KinematicsWorkspace> ws;
+  KinematicsCache() = default;
+  KinematicsCache(const KinematicsCache&) {}
+  KinematicsCache& operator=(const KinematicsCache&) {
+    ws.reset();
+    return *this;
+  }
+  KinematicsCache(KinematicsCache&&) noexcept = default;
+  KinematicsCache& operator=(KinematicsCache&&) noexcept = default;
+};
 
 /// Statistics of the last kinematic solve, shown in the GUI status bar and the CLI summary.
 struct KinematicsStats {
@@ -29,6 +47,7 @@ struct Data {
   VecX coordVel;             // (nCoords) their rates
   VecX coordAcc;             // (nCoords) their second derivatives
   KinematicsStats stats;
+  KinematicsCache kinematics;  // solver cache (core/kinematics/workspace.h)
 };
 
 /// Data sized for m, at the file's configuration (q = q0, t = 0, rates zero).

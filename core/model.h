@@ -93,6 +93,14 @@ struct Model {
   std::vector<std::string> equationNames;  // (nEquations) "joint:equation", "body:norm", "driver:drive"
   VecX q0;                    // (nq) the file's configuration
 
+  // Sparsity of Φ_q, fixed per model (built by compile()): the pattern (values zero) and, for each
+  // row i, 14 slots jacobianSlots[14 i + 7 s + k] = index into Φ_q's value array of the entry for
+  // coordinate k (r x y z, p w x y z) of the row's body s (s = 0: body1 / the normalised body,
+  // s = 1: body2), or −1 where the entry is structurally zero.
+  SpMat jacobianPattern;                   // (nEquations × nq)
+  std::vector<int> jacobianSlots;          // (14 · nEquations)
+  double lengthScale = 1.0;   // characteristic length [m] (joint lever arms), for perturbations
+
   int findBody(const std::string& name) const;
   int findJoint(const std::string& name) const;
 };

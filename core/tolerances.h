@@ -20,6 +20,17 @@ inline constexpr double kPositionResidual = 1e-10;
 /// than this times the largest column entry counts as zero (rank loss / singular position).
 inline constexpr double kRankRelative = 1e-9;
 
+/// Relative pivot threshold below which a configuration is reported SINGULAR (kinematics.h,
+/// mobility.cpp), applied to the scaled Jacobian R Φ_q C (translation columns × length scale, rows
+/// to unit max-norm) and to the same matrix at the generic configuration, so neither the units of
+/// a file nor a well-conditioned mechanism's small pivots matter. Looser than kRankRelative on
+/// purpose: at a bifurcation / lock-up point Newton converges only linearly, and
+/// max|Φ| < kPositionResidual leaves the position ~√kPositionResidual = 1e-5 (relative) away from
+/// the exact singular point, where the smallest pivot is of that size. A configuration within
+/// ~1e-4 of a rank drop is therefore reported singular (a crank 1e-4 rad from a dead centre); the
+/// rates there are minimum-norm solutions at this threshold (velocity.cpp).
+inline constexpr double kSingularRelative = 1e-4;
+
 /// Threshold-pivoting parameter u of the sparse LU (a pivot must be ≥ u × the largest entry
 /// of its column among the candidate rows); 0.1 is the usual MA48 / UMFPACK default.
 inline constexpr double kPivotThreshold = 0.1;

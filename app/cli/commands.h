@@ -11,6 +11,7 @@ using Args = std::vector<std::string>;
 int cmdCheck(const Args& args);
 int cmdKinematics(const Args& args);
 int cmdBench(const Args& args);
+int cmdInfo(const Args& args);
 
 /// Small argument helpers shared by the subcommands.
 bool hasFlag(const Args& args, const std::string& flag);

@@ -17,6 +17,7 @@ void usage(std::FILE* to) {
                "  kinematics FILE --t-end T --dt H --out OUT.csv    kinematic analysis driven by the file's drivers\n"
                "  simulate FILE --t-end T --dt H --out OUT.csv      forward dynamics (not in this version)\n"
                "  bench NAME [--csv]                                benchmark programs (kinematics)\n"
+               "  info                                              version, build options, compute devices\n"
                "\n"
                "exit status: 0 success, 1 file error, 2 usage error or solver failure\n");
 }
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
     if (cmd == "check") return cmdCheck(args);
     if (cmd == "kinematics") return cmdKinematics(args);
     if (cmd == "bench") return cmdBench(args);
+    if (cmd == "info") return cmdInfo(args);
     if (cmd == "simulate") {
       std::fprintf(stderr, "mechsim-cli: simulate: forward dynamics is not available in this version of mechsim\n");
       return 2;

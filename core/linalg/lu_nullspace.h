@@ -10,13 +10,15 @@
 #include <memory>
 #include <vector>
 
+#include "core/tolerances.h"
 #include "core/types.h"
 
 namespace mechsim::linalg {
 
 struct LuNullspaceOptions {
-  double pivotThreshold = 0.1;   // threshold partial pivoting parameter u
-  double rankTolerance = 1e-9;   // pivot below this × column scale counts as zero
+  double pivotThreshold = tol::kPivotThreshold;  // threshold partial pivoting parameter u (0.1)
+  double rankTolerance = tol::kRankRelative;     // pivot below this × column scale counts as zero (1e-9)
+  bool reusePivots = true;  // factorize() first refactors with the previous pivot order (see .cpp)
 };
 
 class LuNullspace {
@@ -44,6 +46,22 @@ class LuNullspace {
   VecX solveLeastSquares(const VecX& b) const;
   /// Minimum-norm x with Aᵀ x = c in the least-squares sense (c: (n), returns (m)).
   VecX solveMinNormTranspose(const VecX& c) const;
+
+  // ---- additions (beyond the original interface) ----
+  /// Allocation-free variants of the three solves: x is resized only when its size is wrong.
+  /// The solves share a workspace inside the object: do not call them concurrently on one object
+  /// (copies share it too — give each thread its own LuNullspace).
+  void solve(const VecX& b, VecX& x) const;
+  void solveLeastSquares(const VecX& b, VecX& x) const;
+  void solveMinNormTranspose(const VecX& c, VecX& x) const;
+  /// True after a successful factorize()/compute() (false after non-finite input).
+  bool factorized() const;
+  /// True when the last factorize() kept the previous pivot sequence (fast numeric refactor).
+  bool lastFactorizeReusedPivots() const;
+  /// Nonzeros of L (without the unit diagonal) and of U (with the pivots), for diagnostics.
+  int nnzL() const;
+  int nnzU() const;
+  const LuNullspaceOptions& options() const;
 
  private:
   struct Impl;

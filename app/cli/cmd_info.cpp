@@ -1,0 +1,22 @@
+// app/cli/cmd_info.cpp — `mechsim-cli info`: version, build options and the compute devices found.
+#include <cstdio>
+
+#include "cli/commands.h"
+#ifdef MECHSIM_HAVE_CUDA
+#include "gpu/device_info.h"
+#endif
+
+namespace mechsim::cli {
+
+int cmdInfo(const Args&) {
+  std::printf("mechsim %s\n", MECHSIM_VERSION);
+#ifdef MECHSIM_HAVE_CUDA
+  std::printf("CUDA backend: built (sm_90); %s\n", gpu::deviceCount() > 0 ? gpu::deviceDescription().c_str()
+                                                                         : "no device found: the CPU twin runs");
+#else
+  std::printf("CUDA backend: not built (no nvcc at configure time); the CPU twin runs\n");
+#endif
+  return 0;
+}
+
+}  // namespace mechsim::cli

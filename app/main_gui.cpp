@@ -1,0 +1,168 @@
+// app/main_gui.cpp — `mechsim [FILE] [--screenshot OUT.png] [--size WxH]`: the GUI (FORMAT.md §2).
+//
+// Without FILE it opens the default mechanism, mechanisms/fourbar.json of the source tree (or
+// next to the executable when installed). With --screenshot it shows the window, waits for the
+// first painted frame, saves the 3-D view's framebuffer (WxH of --size) as a PNG and exits: 0 on
+// success, 1 when the file does not load (the loader's `FILE:LINE:COL: error: ...` on stderr)
+// or the image cannot be written. --size is the size of the 3-D view (the window grows around it).
+//
+// OpenGL: the viewport needs a 3.3 core context, requested with QSurfaceFormat::setDefaultFormat
+// before QApplication exists. Mesa (llvmpipe under Xvfb included) grants it directly through
+// GLX_ARB_create_context_profile; on a driver that only offers a 2.1 / compatibility context,
+// run with MESA_GL_VERSION_OVERRIDE=3.3 (and LIBGL_ALWAYS_SOFTWARE=1 to force llvmpipe).
+#include <cstdio>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QImage>
+#include <QLayout>
+#include <QSurfaceFormat>
+#include <QTimer>
+
+#include "ui/main_window.h"
+#include "ui/viewport.h"
+
+#ifndef MECHSIM_SOURCE_DIR
+#define MECHSIM_SOURCE_DIR ""
+#endif
+#ifndef MECHSIM_VERSION
+#define MECHSIM_VERSION "0"
+#endif
+
+namespace {
+
+/// The default mechanism: the source tree's, else one found relative to the executable.
+QString defaultMechanism() {
+  const QString name = QStringLiteral("mechanisms/fourbar.json");
+  QStringList candidates;
+  if (const QString src = QStringLiteral(MECHSIM_SOURCE_DIR); !src.isEmpty()) candidates << QDir(src).filePath(name);
+  const QDir exe(QCoreApplication::applicationDirPath());
+  candidates << exe.filePath(name) << exe.filePath("../" + name) << exe.filePath("../../" + name)
+             << exe.filePath("../share/mechsim/" + name);
+  for (const QString& c : candidates)
+    if (QFileInfo::exists(c)) return QFileInfo(c).absoluteFilePath();
+  return {};
+}
+
+bool parseSize(const QString& text, QSize& size) {
+  const QStringList parts = text.toLower().split('x');
+  if (parts.size() != 2) return false;
+  bool okW = false, okH = false;
+  const int w = parts[0].toInt(&okW), h = parts[1].toInt(&okH);
+  if (!okW || !okH || w < 64 || h < 64 || w > 16384 || h > 16384) return false;
+  size = QSize(w, h);
+  return true;
+}
+
+}  // namespace
+
+/// The command line; shared by the --help/--version path and the GUI path.
+struct Options {
+  QCommandLineOption screenshot{"screenshot", "Render the first frame to OUT.png and exit.", "OUT.png"};
+  QCommandLineOption size{"size", "Size of the 3-D view (and of the screenshot), e.g. 1280x800.", "WxH", "1024x720"};
+  void addTo(QCommandLineParser& parser) {
+    parser.setApplicationDescription("mechsim — mechanism simulator (GUI).");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("file", "Mechanism file to open (default: mechanisms/fourbar.json).", "[FILE]");
+    parser.addOption(screenshot);
+    parser.addOption(size);
+  }
+};
+
+void setApplicationNames() {
+  QCoreApplication::setOrganizationName("mechsim");
+  QCoreApplication::setApplicationName("mechsim");
+  QCoreApplication::setApplicationVersion(MECHSIM_VERSION);
+}
+
+int main(int argc, char** argv) {
+  // --help and --version answer without a display: a core application parses and exits.
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray a(argv[i]);
+    if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version") {
+      QCoreApplication core(argc, argv);
+      setApplicationNames();
+      QCommandLineParser parser;
+      Options opt;
+      opt.addTo(parser);
+      parser.process(core);  // prints and exits
+      return 0;
+    }
+  }
+
+  // The GL context format must be the default before the application object exists.
+  QSurfaceFormat::setDefaultFormat(mechsim::ui::Viewport::requiredFormat());
+  QApplication app(argc, argv);
+  setApplicationNames();
+
+  QCommandLineParser parser;
+  Options opt;
+  opt.addTo(parser);
+  parser.process(app);
+  const QCommandLineOption& screenshot = opt.screenshot;
+  const QCommandLineOption& size = opt.size;
+
+  QSize windowSize;
+  if (!parseSize(parser.value(size), windowSize)) {
+    std::fprintf(stderr, "mechsim: error: --size expects WxH, e.g. 1280x800 (got '%s')\n",
+                 qPrintable(parser.value(size)));
+    return 1;
+  }
+  const QStringList args = parser.positionalArguments();
+  if (args.size() > 1) {
+    std::fprintf(stderr, "mechsim: error: expected at most one FILE\n");
+    return 1;
+  }
+  const bool shot = parser.isSet(screenshot);
+  const QString file = args.isEmpty() ? defaultMechanism() : args.first();
+
+  mechsim::ui::MainWindow window;
+  // --size is the size of the 3-D view: lay the window out once, then grow it by what the menus,
+  // the dock and the status bar take.
+  window.resize(windowSize);
+  if (QLayout* layout = window.layout()) layout->activate();
+  window.resize(windowSize + (window.size() - window.viewport()->size()));
+
+  // In screenshot mode a load error goes to stderr and ends the program with status 1.
+  if (shot) window.setErrorHandler([](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
+  if (file.isEmpty()) {
+    std::fprintf(stderr, "mechsim: no FILE given and the default mechanism (mechanisms/fourbar.json) was not found\n");
+    if (shot) return 1;
+  }
+  if (!shot) {
+    // Interactive: the window first, so that a load error's message box has a parent to sit on.
+    window.show();
+    if (!file.isEmpty()) window.openFile(file);
+    return app.exec();
+  }
+  if (!file.isEmpty() && !window.openFile(file)) return 1;
+  window.show();
+
+  // Screenshot: wait for the first paint of the viewport (and the controller's first frame when
+  // it comes quickly), then grab the framebuffer.
+  mechsim::ui::Viewport* view = window.viewport();
+  QElapsedTimer clock;
+  clock.start();
+  while (clock.elapsed() < 20000) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    const bool framed = window.currentFrame().serial > 0 || clock.elapsed() > 2000;
+    if (view->paintCount() > 0 && framed) break;
+  }
+  if (!view->glInfo().ok) {
+    std::fprintf(stderr, "mechsim: error: %s\n",
+                 qPrintable(view->glInfo().error.isEmpty() ? QStringLiteral("no OpenGL context") : view->glInfo().error));
+    return 1;
+  }
+  const QImage image = view->grabFramebuffer();
+  const QString out = parser.value(screenshot);
+  if (image.isNull() || !image.save(out, "PNG")) {
+    std::fprintf(stderr, "mechsim: error: cannot write the screenshot to %s\n", qPrintable(out));
+    return 1;
+  }
+  std::printf("%s\n", qPrintable(QFileInfo(out).absoluteFilePath()));
+  return 0;
+}

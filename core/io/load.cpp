@@ -1,0 +1,709 @@
+// core/io/load.cpp — the native mechanism format (FORMAT.md §1, docs/format.md) → MechanismSpec.
+//
+// The text is parsed into a located JSON tree (json_value.h), then a Reader walks the tree
+// section by section: units first (every length and angle is converted to SI as it is read),
+// then bodies, joints, drivers and handles. Every value read records its location under its path
+// ("joints[3].axis") in spec.locations, so that later stages (compile, the GUI) can point at it
+// too. The first problem found stops the read with a LoadError "FILE:LINE:COL: error: PATH: ...".
+#include "core/io/load.h"
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <set>
+#include <sstream>
+
+#include "core/io/expressions.h"
+#include "core/io/json_value.h"
+#include "core/io/mesh.h"
+#include "core/tolerances.h"
+
+namespace mechsim::io {
+
+std::string Diagnostic::format() const {
+  std::ostringstream s;
+  s << (file.empty() ? "<input>" : file);
+  if (line > 0) s << ':' << line << ':' << col;
+  s << ": error: " << message;
+  return s.str();
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+using json::Kind;
+using json::Value;
+
+/// Largest accepted mechanism file (same as the JSON parser's limit).
+constexpr std::size_t kMaxFileBytes = std::size_t(64) << 20;
+
+/// |cos| of the angle between a universal joint's axes above which they are "not perpendicular".
+/// 1e-6 rad is far below any drawing precision, yet axes typed with 4–6 significant digits
+/// ([0.7071, 0.7071, 0] and [-0.7071, 0.7071, 0]) pass.
+constexpr double kPerpendicularCos = 1e-6;
+
+/// Relative slack of the inertia checks (positive definiteness, triangle inequality), so that a
+/// thin rod or disc whose moments meet the triangle inequality with equality is accepted.
+constexpr double kInertiaRelTol = 1e-9;
+
+// ---- small helpers ----
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+/// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions), case-insensitive.
+int editDistance(const std::string& a0, const std::string& b0) {
+  const std::string a = lower(a0), b = lower(b0);
+  const std::size_t n = a.size(), m = b.size();
+  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
+  for (std::size_t i = 0; i <= n; ++i) d[i][0] = int(i);
+  for (std::size_t j = 0; j <= m; ++j) d[0][j] = int(j);
+  for (std::size_t i = 1; i <= n; ++i)
+    for (std::size_t j = 1; j <= m; ++j) {
+      const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[n][m];
+}
+
+/// The candidate closest to `word` when it is close enough to be a plausible typo, else "".
+std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  int bestD = 1 << 30;
+  for (const std::string& c : candidates) {
+    const int d = editDistance(word, c);
+    if (d < bestD) bestD = d, best = c;
+  }
+  if (best.empty() || word.size() > 200) return "";
+  // A word that extends a candidate ("degree" → "deg", "radians" → "rad") is a likely slip too.
+  for (const std::string& c : candidates)
+    if (c.size() >= 2 && word.size() > c.size() && lower(word).compare(0, c.size(), lower(c)) == 0) return c;
+  const std::size_t len = std::max(best.size(), word.size());
+  const int allowed = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+  return bestD <= allowed ? best : "";
+}
+
+std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string c = closest(word, candidates);
+  return c.empty() ? "" : "; did you mean \"" + c + "\"?";
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+  return s;
+}
+
+std::string child(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+std::string index(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+
+std::string fmt(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
+}
+
+// Keys of each joint type (besides name, type, body1, body2) and of each shape type (besides type).
+const std::vector<std::string>& jointKeys(JointType t) {
+  static const std::vector<std::string> rev{"point", "axis", "limits"}, cyl{"point", "axis"}, sph{"point"},
+      uni{"point", "axis1", "axis2"}, pla{"point", "normal"}, fix{"point"},
+      dis{"point1", "point2", "length", "limits"};
+  switch (t) {
+    case JointType::Revolute:
+    case JointType::Prismatic: return rev;
+    case JointType::Cylindrical: return cyl;
+    case JointType::Spherical: return sph;
+    case JointType::Universal: return uni;
+    case JointType::Planar: return pla;
+    case JointType::Fixed: return fix;
+    case JointType::Distance: return dis;
+  }
+  return fix;
+}
+
+const std::vector<std::string>& shapeKeys(ShapeType t) {
+  static const std::vector<std::string> box{"size", "position", "orientation", "color"},
+      cyl{"radius", "length", "axis", "position", "orientation", "color"},
+      sph{"radius", "position", "orientation", "color"},
+      mesh{"file", "scale", "position", "orientation", "color"};
+  switch (t) {
+    case ShapeType::Box: return box;
+    case ShapeType::Cylinder:
+    case ShapeType::Capsule: return cyl;
+    case ShapeType::Sphere: return sph;
+    case ShapeType::Mesh: return mesh;
+  }
+  return box;
+}
+
+// ---- the reader ----
+
+class Reader {
+ public:
+  Reader(std::string fileName, std::string baseDir) : file_(std::move(fileName)), baseDir_(std::move(baseDir)) {}
+
+  MechanismSpec read(std::string_view text) {
+    Value root;
+    try {
+      root = json::parse(text, json::ParseLimits{kMaxFileBytes, 64});
+    } catch (const json::ParseError& e) {
+      throw LoadError(Diagnostic{file_, e.loc().line, e.loc().col, e.what()});
+    }
+    spec_.sourceFile = file_;
+    top(root);
+    return std::move(spec_);
+  }
+
+ private:
+  std::string file_, baseDir_;
+  MechanismSpec spec_;
+  std::map<std::string, std::shared_ptr<const MeshData>> meshCache_;  // absolute path → mesh
+  double L_ = 1.0, A_ = 1.0;  // file length / angle unit in metres / radians
+
+  // ---- errors and locations ----
+
+  [[noreturn]] void fail(SourceLoc loc, const std::string& path, const std::string& msg) const {
+    throw LoadError(Diagnostic{file_, loc.line, loc.col, path.empty() ? msg : path + ": " + msg});
+  }
+  [[noreturn]] void fail(const Value& v, const std::string& path, const std::string& msg) const {
+    fail(v.loc, path, msg);
+  }
+
+  void record(const std::string& path, const Value& v) { spec_.locations[path] = v.loc; }
+
+  /// Rejects keys of `obj` not in `allowed`, with a did-you-mean hint; `what` names the object
+  /// ("a body"). `elsewhere` may explain a key that is valid in another context.
+  void checkKeys(const Value& obj, const std::string& path, const std::vector<std::string>& allowed,
+                 const std::string& what,
+                 const std::function<std::string(const std::string&)>& elsewhere = {}) const {
+    for (const json::Member& m : obj.members) {
+      if (std::find(allowed.begin(), allowed.end(), m.key) != allowed.end()) continue;
+      if (elsewhere) {
+        const std::string why = elsewhere(m.key);
+        if (!why.empty()) fail(m.keyLoc, child(path, m.key), why);
+      }
+      std::string msg = "unknown key \"" + m.key + "\" in " + what;
+      const std::string hint = didYouMean(m.key, allowed);
+      msg += hint.empty() ? " (allowed: " + join(allowed) + ")" : hint;
+      fail(m.keyLoc, child(path, m.key), msg);
+    }
+  }
+
+  /// The object at `v`, or an error naming what it should have been.
+  void expectKind(const Value& v, const std::string& path, Kind k, const std::string& what = "") const {
+    if (v.kind != k)
+      fail(v, path, "expected " + (what.empty() ? std::string(json::describe(k)) : what) + ", got " +
+                        json::describe(v.kind));
+  }
+
+  /// The member `key` of `obj` (recorded), or nullptr when absent.
+  const Value* opt(const Value& obj, const std::string& path, const char* key) {
+    const Value* v = obj.find(key);
+    if (v) record(child(path, key), *v);
+    return v;
+  }
+  const Value& req(const Value& obj, const std::string& path, const char* key, const std::string& what) {
+    const Value* v = opt(obj, path, key);
+    if (!v) fail(obj, path, std::string("missing required key \"") + key + "\" (" + what + ")");
+    return *v;
+  }
+
+  // ---- scalars ----
+
+  double number(const Value& v, const std::string& path) const {
+    if (v.kind == Kind::String) {
+      // "1.5" in quotes is a common slip; say so.
+      fail(v, path, "expected a number, got a string (write numbers without quotes)");
+    }
+    expectKind(v, path, Kind::Number);
+    return v.number;  // finite: the parser rejects NaN, Infinity and overflow
+  }
+  double positive(const Value& v, const std::string& path, const char* what) const {
+    const double x = number(v, path);
+    if (!(x > 0)) fail(v, path, std::string(what) + " must be positive, got " + fmt(x));
+    return x;
+  }
+  int integer(const Value& v, const std::string& path) const {
+    const double x = number(v, path);
+    if (x != std::floor(x) || std::fabs(x) > 1e9) fail(v, path, "expected an integer, got " + fmt(x));
+    return static_cast<int>(x);
+  }
+  bool boolean(const Value& v, const std::string& path) const {
+    expectKind(v, path, Kind::Bool, "true or false");
+    return v.boolean;
+  }
+  std::string string(const Value& v, const std::string& path) const {
+    expectKind(v, path, Kind::String);
+    return v.string;
+  }
+  std::string name(const Value& v, const std::string& path) const {
+    std::string s = string(v, path);
+    if (s.empty()) fail(v, path, "a name must not be empty");
+    return s;
+  }
+  std::string color(const Value& v, const std::string& path) const {
+    const std::string s = string(v, path);
+    bool ok = s.size() == 7 && s[0] == '#';
+    for (std::size_t i = 1; ok && i < s.size(); ++i) ok = std::isxdigit(static_cast<unsigned char>(s[i]));
+    if (!ok) fail(v, path, "expected a colour \"#rrggbb\" (6 hex digits), got \"" + s + "\"");
+    return s;
+  }
+
+  // ---- vectors and rotations ----
+
+  /// An array of exactly n numbers (each multiplied by `scale`).
+  std::vector<double> numbers(const Value& v, const std::string& path, std::size_t n, double scale,
+                              const char* what) const {
+    if (v.kind != Kind::Array) fail(v, path, std::string("expected ") + what + ", got " + json::describe(v.kind));
+    if (v.items.size() != n)
+      fail(v, path, std::string("expected ") + what + ", got an array of " + std::to_string(v.items.size()));
+    std::vector<double> out(n);
+    for (std::size_t i = 0; i < n; ++i) out[i] = number(v.items[i], index(path, i)) * scale;
+    return out;
+  }
+  Vec3 vec3(const Value& v, const std::string& path, double scale) const {
+    const auto x = numbers(v, path, 3, scale, "an array of 3 numbers [x, y, z]");
+    return Vec3(x[0], x[1], x[2]);
+  }
+  /// A direction: non-zero 3-vector, returned normalised.
+  Vec3 direction(const Value& v, const std::string& path) const {
+    const Vec3 d = vec3(v, path, 1.0);
+    if (!(d.norm() >= tol::kAxisNormMin)) fail(v, path, "expected a non-zero 3-vector (a direction), got a zero-length one");
+    return d.normalized();
+  }
+
+  /// {"axis": [..], "angle": a} | {"quaternion": [w, x, y, z]} | {"rpy": [r, p, y]}.
+  Quat orientation(const Value& v, const std::string& path) {
+    expectKind(v, path, Kind::Object,
+               "an object {\"axis\": [x, y, z], \"angle\": a}, {\"quaternion\": [w, x, y, z]} or {\"rpy\": [r, p, y]}");
+    checkKeys(v, path, {"axis", "angle", "quaternion", "rpy"}, "an orientation");
+    const bool hasAxis = v.find("axis") || v.find("angle");
+    const int forms = int(hasAxis) + int(v.find("quaternion") != nullptr) + int(v.find("rpy") != nullptr);
+    if (forms != 1)
+      fail(v, path, forms == 0 ? "empty orientation: give {\"axis\", \"angle\"}, {\"quaternion\"} or {\"rpy\"}"
+                               : "give exactly one of {\"axis\", \"angle\"}, \"quaternion\" or \"rpy\"");
+    if (const Value* q = opt(v, path, "quaternion")) {
+      const auto w = numbers(*q, child(path, "quaternion"), 4, 1.0, "an array of 4 numbers [w, x, y, z]");
+      Quat r(w[0], w[1], w[2], w[3]);
+      if (!(r.norm() >= tol::kAxisNormMin)) fail(*q, child(path, "quaternion"), "the quaternion has zero length");
+      return r.normalized();
+    }
+    if (const Value* rpy = opt(v, path, "rpy")) {
+      // Fixed axes X, then Y, then Z (URDF): R = Rz(yaw) · Ry(pitch) · Rx(roll).
+      const auto a = numbers(*rpy, child(path, "rpy"), 3, A_, "an array of 3 angles [roll, pitch, yaw]");
+      return Quat(Eigen::AngleAxisd(a[2], Vec3::UnitZ()) * Eigen::AngleAxisd(a[1], Vec3::UnitY()) *
+                  Eigen::AngleAxisd(a[0], Vec3::UnitX()))
+          .normalized();
+    }
+    const Value& ax = req(v, path, "axis", "the rotation axis");
+    const Value& an = req(v, path, "angle", "the rotation angle");
+    const Vec3 axis = direction(ax, child(path, "axis"));
+    const double angle = number(an, child(path, "angle")) * A_;
+    return Quat(Eigen::AngleAxisd(angle, axis)).normalized();
+  }
+
+  // ---- sections ----
+
+  void top(const Value& root) {
+    record("", root);
+    expectKind(root, "", Kind::Object, "a JSON object { \"mechsim\": 1, ... }");
+
+    // The version comes first: a JSON file that is not a mechanism should say so, not complain
+    // about its keys.
+    const Value* ver = opt(root, "", "mechsim");
+    if (!ver) fail(root, "", "not a mechsim file: missing the format version key \"mechsim\": 1");
+    const int version = integer(*ver, "mechsim");
+    if (version != 1)
+      fail(*ver, "mechsim", "unsupported format version " + std::to_string(version) + " (this program reads version 1)");
+    spec_.version = version;
+
+    checkKeys(root, "", {"mechsim", "name", "units", "gravity", "bodies", "joints", "drivers", "handles"},
+              "the mechanism");
+    if (const Value* u = opt(root, "", "units")) units(*u);
+    if (const Value* n = opt(root, "", "name")) spec_.name = string(*n, "name");
+    if (const Value* g = opt(root, "", "gravity")) spec_.gravity = vec3(*g, "gravity", L_);
+
+    const Value* b = opt(root, "", "bodies");
+    if (!b) fail(root, "", "missing required key \"bodies\" (a mechanism needs at least one body)");
+    expectKind(*b, "bodies", Kind::Array, "an array of bodies");
+    if (b->items.empty()) fail(*b, "bodies", "no bodies: a mechanism needs at least one body");
+    for (std::size_t i = 0; i < b->items.size(); ++i) body(b->items[i], index("bodies", i));
+
+    if (const Value* j = opt(root, "", "joints")) {
+      expectKind(*j, "joints", Kind::Array, "an array of joints");
+      for (std::size_t i = 0; i < j->items.size(); ++i) joint(j->items[i], index("joints", i));
+    }
+    if (const Value* d = opt(root, "", "drivers")) {
+      expectKind(*d, "drivers", Kind::Array, "an array of drivers");
+      for (std::size_t i = 0; i < d->items.size(); ++i) driver(d->items[i], index("drivers", i));
+    }
+    if (const Value* h = opt(root, "", "handles")) {
+      expectKind(*h, "handles", Kind::Array, "an array of handles");
+      for (std::size_t i = 0; i < h->items.size(); ++i) handle(h->items[i], index("handles", i));
+    }
+  }
+
+  void units(const Value& u) {
+    expectKind(u, "units", Kind::Object, "an object {\"length\": \"m\", \"angle\": \"rad\"}");
+    checkKeys(u, "units", {"length", "angle"}, "units");
+    if (const Value* l = opt(u, "units", "length")) {
+      const std::string s = string(*l, "units.length");
+      if (s != "m" && s != "cm" && s != "mm")
+        fail(*l, "units.length", "unknown length unit \"" + s + "\" (expected \"m\", \"cm\" or \"mm\")" +
+                                     didYouMean(s, {"m", "cm", "mm"}));
+      spec_.units.length = s;
+    }
+    if (const Value* a = opt(u, "units", "angle")) {
+      const std::string s = string(*a, "units.angle");
+      if (s != "rad" && s != "deg")
+        fail(*a, "units.angle", "unknown angle unit \"" + s + "\" (expected \"rad\" or \"deg\")" +
+                                    didYouMean(s, {"rad", "deg"}));
+      spec_.units.angle = s;
+    }
+    L_ = spec_.units.lengthScale();
+    A_ = spec_.units.angleScale();
+  }
+
+  void body(const Value& v, const std::string& path) {
+    record(path, v);
+    expectKind(v, path, Kind::Object, "a body object");
+    checkKeys(v, path,
+              {"name", "fixed", "position", "orientation", "mass", "density", "com", "inertia", "shapes", "visuals",
+               "color"},
+              "a body", [](const std::string& k) -> std::string {
+                if (k == "type" || k == "file" || k == "radius" || k == "size")
+                  return "\"" + k + "\" belongs to a shape: put it in an entry of the body's \"shapes\" array";
+                return "";
+              });
+    BodySpec b;
+    b.name = name(req(v, path, "name", "the body's name"), child(path, "name"));
+    for (const BodySpec& o : spec_.bodies)
+      if (o.name == b.name) fail(*v.find("name"), child(path, "name"), "duplicate body name \"" + b.name + "\"");
+    if (const Value* x = opt(v, path, "fixed")) b.fixed = boolean(*x, child(path, "fixed"));
+    if (const Value* x = opt(v, path, "position")) b.position = vec3(*x, child(path, "position"), L_);
+    if (const Value* x = opt(v, path, "orientation")) b.orientation = orientation(*x, child(path, "orientation"));
+    // A fixed body's mass is allowed and ignored (it never moves); it is kept for writing back.
+    if (const Value* x = opt(v, path, "mass")) b.mass = positive(*x, child(path, "mass"), "mass");
+    // Density is always kg/m³ whatever the file's length unit (it is a looked-up material constant).
+    if (const Value* x = opt(v, path, "density")) b.density = positive(*x, child(path, "density"), "density");
+    if (const Value* x = opt(v, path, "com")) {
+      b.com = vec3(*x, child(path, "com"), L_);
+      b.comGiven = true;
+    }
+    if (const Value* x = opt(v, path, "inertia")) b.inertia = inertia(*x, child(path, "inertia"));
+    if (const Value* x = opt(v, path, "shapes")) b.shapes = shapes(*x, child(path, "shapes"));
+    if (const Value* x = opt(v, path, "visuals")) b.visuals = shapes(*x, child(path, "visuals"));
+    if (const Value* x = opt(v, path, "color")) b.color = color(*x, child(path, "color"));
+    spec_.bodies.push_back(std::move(b));
+  }
+
+  /// Ixx Iyy Izz Ixy Ixz Iyz (tensor entries) in kg·(file length)², returned in kg·m².
+  Eigen::Matrix<double, 6, 1> inertia(const Value& v, const std::string& path) const {
+    const auto x = numbers(v, path, 6, L_ * L_, "an array of 6 numbers [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]");
+    Eigen::Matrix<double, 6, 1> I;
+    for (int i = 0; i < 6; ++i) I[i] = x[i];
+    Mat3 M;
+    M << I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2];
+    const Eigen::SelfAdjointEigenSolver<Mat3> es(M, Eigen::EigenvaluesOnly);
+    const Vec3 l = es.eigenvalues();  // ascending
+    const double s = L_ * L_;
+    const std::string moments = fmt(l[0] / s) + ", " + fmt(l[1] / s) + ", " + fmt(l[2] / s);
+    if (!(l[0] > kInertiaRelTol * std::fabs(l[2])) || !(l[2] > 0))
+      fail(v, path, "the inertia matrix is not positive definite (principal moments " + moments + ")");
+    if (l[2] > (l[0] + l[1]) * (1 + kInertiaRelTol))
+      fail(v, path, "the principal moments " + moments +
+                        " violate the triangle inequality (each must be at most the sum of the other two)");
+    return I;
+  }
+
+  std::vector<ShapeSpec> shapes(const Value& v, const std::string& path) {
+    expectKind(v, path, Kind::Array, "an array of shapes");
+    std::vector<ShapeSpec> out;
+    for (std::size_t i = 0; i < v.items.size(); ++i) out.push_back(shape(v.items[i], index(path, i)));
+    return out;
+  }
+
+  ShapeSpec shape(const Value& v, const std::string& path) {
+    record(path, v);
+    expectKind(v, path, Kind::Object, "a shape object {\"type\": ...}");
+    ShapeSpec s;
+    const Value& tv = req(v, path, "type", "box, cylinder, sphere, capsule or mesh");
+    const std::string ts = string(tv, child(path, "type"));
+    const auto t = shapeTypeFromString(ts);
+    if (!t)
+      fail(tv, child(path, "type"), "unknown shape type \"" + ts + "\" (expected box, cylinder, sphere, capsule or mesh)" +
+                                        didYouMean(ts, {"box", "cylinder", "sphere", "capsule", "mesh"}));
+    s.type = *t;
+    std::vector<std::string> allowed = shapeKeys(s.type);
+    allowed.insert(allowed.begin(), "type");
+    checkKeys(v, path, allowed, std::string("a ") + ts + " shape", [&](const std::string& k) -> std::string {
+      for (ShapeType o : {ShapeType::Box, ShapeType::Cylinder, ShapeType::Sphere, ShapeType::Capsule, ShapeType::Mesh}) {
+        const auto& ok = shapeKeys(o);
+        if (std::find(ok.begin(), ok.end(), k) != ok.end())
+          return "key \"" + k + "\" is not used by a " + ts + " shape (" + ts + " shapes take: " + join(allowed) + ")";
+      }
+      return "";
+    });
+
+    switch (s.type) {
+      case ShapeType::Box: {
+        const Value& x = req(v, path, "size", "full edge lengths [x, y, z]");
+        s.size = vec3(x, child(path, "size"), L_);
+        for (int i = 0; i < 3; ++i)
+          if (!(s.size[i] > 0))
+            fail(x.items[i], index(child(path, "size"), i), "box edge lengths must be positive, got " + fmt(s.size[i] / L_));
+        break;
+      }
+      case ShapeType::Sphere:
+        s.radius = positive(req(v, path, "radius", "the radius"), child(path, "radius"), "radius") * L_;
+        break;
+      case ShapeType::Cylinder:
+      case ShapeType::Capsule: {
+        s.radius = positive(req(v, path, "radius", "the radius"), child(path, "radius"), "radius") * L_;
+        const Value& lv = req(v, path, "length", "the length along the axis");
+        s.length = number(lv, child(path, "length")) * L_;
+        // A capsule of length 0 is a sphere, which is allowed; a cylinder needs a length.
+        if (s.type == ShapeType::Cylinder ? !(s.length > 0) : !(s.length >= 0))
+          fail(lv, child(path, "length"),
+               std::string("length must be ") + (s.type == ShapeType::Cylinder ? "positive" : "zero or positive") +
+                   ", got " + fmt(s.length / L_));
+        if (const Value* x = opt(v, path, "axis")) s.axis = direction(*x, child(path, "axis"));
+        break;
+      }
+      case ShapeType::Mesh: {
+        const Value& fv = req(v, path, "file", "the mesh file, relative to this file");
+        s.file = string(fv, child(path, "file"));
+        if (s.file.empty()) fail(fv, child(path, "file"), "the mesh file name is empty");
+        // The file's coordinates × scale are in the file's length unit; the spec keeps metres.
+        double scale = 1.0;
+        if (const Value* x = opt(v, path, "scale")) scale = positive(*x, child(path, "scale"), "scale");
+        s.scale = scale * L_;
+        loadMesh(s, fv, child(path, "file"));
+        break;
+      }
+    }
+    if (const Value* x = opt(v, path, "position")) s.position = vec3(*x, child(path, "position"), L_);
+    if (const Value* x = opt(v, path, "orientation")) s.orientation = orientation(*x, child(path, "orientation"));
+    if (const Value* x = opt(v, path, "color")) s.color = color(*x, child(path, "color"));
+    return s;
+  }
+
+  /// Resolves the mesh path against the mechanism file's folder and loads it (once per load).
+  void loadMesh(ShapeSpec& s, const Value& fv, const std::string& path) {
+    fs::path p(s.file);
+    if (p.is_relative()) p = fs::path(baseDir_.empty() ? "." : baseDir_) / p;
+    std::error_code ec;
+    fs::path abs = fs::absolute(p, ec).lexically_normal();
+    s.resolvedFile = abs.string();
+    auto it = meshCache_.find(s.resolvedFile);
+    if (it != meshCache_.end()) {
+      s.mesh = it->second;
+      return;
+    }
+    try {
+      s.mesh = loadMeshFile(s.resolvedFile);
+    } catch (const std::exception& e) {
+      fail(fv, path, e.what());
+    }
+    meshCache_[s.resolvedFile] = s.mesh;
+  }
+
+  /// Checks that a body named `n` was declared (bodies are read before joints and handles), or
+  /// fails with a did-you-mean. "ground" is an ordinary name: declare it {"fixed": true}.
+  void bodyRef(const std::string& n, const Value& v, const std::string& path) const {
+    std::vector<std::string> names;
+    for (const BodySpec& b : spec_.bodies) {
+      if (b.name == n) return;
+      names.push_back(b.name);
+    }
+    fail(v, path, "unknown body \"" + n + "\"" + didYouMean(n, names));
+  }
+
+  void joint(const Value& v, const std::string& path) {
+    record(path, v);
+    expectKind(v, path, Kind::Object, "a joint object");
+    JointSpec j;
+    j.name = name(req(v, path, "name", "the joint's name"), child(path, "name"));
+    for (const JointSpec& o : spec_.joints)
+      if (o.name == j.name) fail(*v.find("name"), child(path, "name"), "duplicate joint name \"" + j.name + "\"");
+    const Value& tv = req(v, path, "type", "revolute, prismatic, cylindrical, spherical, universal, planar, fixed or distance");
+    const std::string ts = string(tv, child(path, "type"));
+    const auto t = jointTypeFromString(ts);
+    const std::vector<std::string> typeNames{"revolute", "prismatic", "cylindrical", "spherical",
+                                             "universal", "planar",    "fixed",       "distance"};
+    if (!t) fail(tv, child(path, "type"), "unknown joint type \"" + ts + "\" (expected " + join(typeNames) + ")" + didYouMean(ts, typeNames));
+    j.type = *t;
+
+    // Exactly the keys this type uses; a key another type uses gets a specific explanation.
+    std::vector<std::string> allowed{"name", "type", "body1", "body2"};
+    for (const auto& k : jointKeys(j.type)) allowed.push_back(k);
+    checkKeys(v, path, allowed, "a " + ts + " joint", [&](const std::string& k) -> std::string {
+      if (k == "limits")
+        return "\"limits\" apply to one-coordinate joints only (revolute, prismatic, distance); a " + ts +
+               " joint has " + std::to_string(jointCoordinateCount(j.type)) + " coordinates";
+      for (JointType o : {JointType::Revolute, JointType::Cylindrical, JointType::Universal, JointType::Planar,
+                          JointType::Distance}) {
+        const auto& ok = jointKeys(o);
+        if (std::find(ok.begin(), ok.end(), k) != ok.end())
+          return "key \"" + k + "\" is not used by a " + ts + " joint (" + ts + " joints take: " + join(allowed) + ")";
+      }
+      return "";
+    });
+
+    const Value& b1 = req(v, path, "body1", "the first body's name");
+    const Value& b2 = req(v, path, "body2", "the second body's name");
+    j.body1 = name(b1, child(path, "body1"));
+    j.body2 = name(b2, child(path, "body2"));
+    bodyRef(j.body1, b1, child(path, "body1"));
+    bodyRef(j.body2, b2, child(path, "body2"));
+    if (j.body1 == j.body2) fail(b2, child(path, "body2"), "a joint must connect two different bodies (body1 and body2 are both \"" + j.body1 + "\")");
+
+    switch (j.type) {
+      case JointType::Revolute:
+      case JointType::Prismatic:
+      case JointType::Cylindrical:
+        j.point = vec3(req(v, path, "point", "a world point on the axis"), child(path, "point"), L_);
+        j.axis = direction(req(v, path, "axis", "the joint axis"), child(path, "axis"));
+        break;
+      case JointType::Spherical:
+        j.point = vec3(req(v, path, "point", "the centre, a world point"), child(path, "point"), L_);
+        break;
+      case JointType::Universal: {
+        j.point = vec3(req(v, path, "point", "the centre, a world point"), child(path, "point"), L_);
+        j.axis1 = direction(req(v, path, "axis1", "the axis fixed in body1"), child(path, "axis1"));
+        const Value& a2 = req(v, path, "axis2", "the axis fixed in body2");
+        j.axis2 = direction(a2, child(path, "axis2"));
+        const double c = std::fabs(j.axis1.dot(j.axis2));
+        if (c > kPerpendicularCos)
+          fail(a2, child(path, "axis2"), "the universal joint's axes must be perpendicular (they are " +
+                                             fmt(std::acos(std::min(1.0, c)) * 180 / 3.14159265358979323846) +
+                                             " degrees apart)");
+        break;
+      }
+      case JointType::Planar:
+        j.point = vec3(req(v, path, "point", "a world point in the plane"), child(path, "point"), L_);
+        j.normal = direction(req(v, path, "normal", "the plane's normal"), child(path, "normal"));
+        break;
+      case JointType::Fixed:
+        if (const Value* x = opt(v, path, "point")) j.point = vec3(*x, child(path, "point"), L_);
+        break;
+      case JointType::Distance: {
+        j.point1 = vec3(req(v, path, "point1", "the world point on body1"), child(path, "point1"), L_);
+        j.point2 = vec3(req(v, path, "point2", "the world point on body2"), child(path, "point2"), L_);
+        if (const Value* x = opt(v, path, "length")) j.length = positive(*x, child(path, "length"), "length") * L_;
+        else if (!((j.point2 - j.point1).norm() > tol::kLengthEps))
+          fail(v, path, "point1 and point2 coincide: give a positive \"length\" or separate the points");
+        break;
+      }
+    }
+    if (const Value* x = opt(v, path, "limits")) {
+      const double s = coordinateIsAngle(j.type, 0) ? A_ : L_;
+      const auto lim = numbers(*x, child(path, "limits"), 2, s, "an array [lower, upper]");
+      if (!(lim[0] <= lim[1])) fail(*x, child(path, "limits"), "lower limit " + fmt(lim[0] / s) + " is above the upper limit " + fmt(lim[1] / s));
+      j.limits = std::make_pair(lim[0], lim[1]);
+    }
+    spec_.joints.push_back(std::move(j));
+  }
+
+  void driver(const Value& v, const std::string& path) {
+    record(path, v);
+    expectKind(v, path, Kind::Object, "a driver object");
+    checkKeys(v, path, {"name", "joint", "value", "coordinate"}, "a driver", [](const std::string& k) -> std::string {
+      if (k == "expression" || k == "expr" || k == "function")
+        return "the driver's expression goes in key \"value\" (e.g. \"value\": \"360 * t\")";
+      return "";
+    });
+    DriverSpec d;
+    d.name = name(req(v, path, "name", "the driver's name"), child(path, "name"));
+    for (const DriverSpec& o : spec_.drivers)
+      if (o.name == d.name) fail(*v.find("name"), child(path, "name"), "duplicate driver name \"" + d.name + "\"");
+    const Value& jv = req(v, path, "joint", "the driven joint's name");
+    d.joint = name(jv, child(path, "joint"));
+    const JointSpec* joint = nullptr;
+    std::vector<std::string> names;
+    for (const JointSpec& j : spec_.joints) {
+      names.push_back(j.name);
+      if (j.name == d.joint) joint = &j;
+    }
+    if (!joint) fail(jv, child(path, "joint"), "unknown joint \"" + d.joint + "\"" + didYouMean(d.joint, names));
+    const int n = jointCoordinateCount(joint->type);
+    if (n == 0) fail(jv, child(path, "joint"), "joint \"" + d.joint + "\" is a fixed joint: it has no coordinate to drive");
+    if (const Value* c = opt(v, path, "coordinate")) {
+      d.coordinate = integer(*c, child(path, "coordinate"));
+      if (d.coordinate < 0 || d.coordinate >= n)
+        fail(*c, child(path, "coordinate"), "coordinate " + std::to_string(d.coordinate) + " is out of range: " +
+                                                std::string(toString(joint->type)) + " joint \"" + d.joint + "\" has " +
+                                                std::to_string(n) + (n == 1 ? " coordinate (0)" : " coordinates (0.." + std::to_string(n - 1) + ")"));
+    }
+    for (const DriverSpec& o : spec_.drivers)
+      if (o.joint == d.joint && o.coordinate == d.coordinate)
+        fail(jv, child(path, "joint"), "coordinate " + std::to_string(d.coordinate) + " of joint \"" + d.joint +
+                                           "\" is already driven by driver \"" + o.name + "\"");
+    const Value& ev = req(v, path, "value", "an expression of t, e.g. \"360 * t\"");
+    if (ev.kind == Kind::Number)
+      fail(ev, child(path, "value"), "expected an expression string, got a number (write it in quotes, e.g. \"" + fmt(ev.number) + "\")");
+    d.expression = string(ev, child(path, "value"));
+    try {
+      compileExpression(d.expression);
+    } catch (const ExpressionError& e) {
+      fail(ev, child(path, "value"), expressionErrorMessage(d.expression, e));
+    }
+    spec_.drivers.push_back(std::move(d));
+  }
+
+  void handle(const Value& v, const std::string& path) {
+    record(path, v);
+    expectKind(v, path, Kind::Object, "a handle object");
+    checkKeys(v, path, {"name", "body", "point"}, "a handle");
+    HandleSpec h;
+    h.name = name(req(v, path, "name", "the handle's name"), child(path, "name"));
+    for (const HandleSpec& o : spec_.handles)
+      if (o.name == h.name) fail(*v.find("name"), child(path, "name"), "duplicate handle name \"" + h.name + "\"");
+    const Value& bv = req(v, path, "body", "the body the handle is attached to");
+    h.body = name(bv, child(path, "body"));
+    bodyRef(h.body, bv, child(path, "body"));
+    h.point = vec3(req(v, path, "point", "a world point"), child(path, "point"), L_);
+    spec_.handles.push_back(std::move(h));
+  }
+};
+
+}  // namespace
+
+MechanismSpec parseMechanism(std::string_view text, const std::string& fileName, const std::string& baseDir) {
+  Reader r(fileName, baseDir);
+  return r.read(text);
+}
+
+MechanismSpec readMechanismFile(const std::string& path) {
+  std::error_code ec;
+  const fs::path p(path);
+  auto ioError = [&](const std::string& msg) { return LoadError(Diagnostic{path, 0, 0, msg}); };
+  std::string ext = lower(p.extension().string());
+  if (ext == ".urdf" || ext == ".xml" || ext == ".mjcf" || ext == ".sdf")
+    throw ioError("files of type " + ext + " are not supported yet (this version reads the native .json format)");
+  if (!fs::exists(p, ec)) throw ioError("no such file");
+  if (fs::is_directory(p, ec)) throw ioError("is a folder, not a mechanism file");
+  const auto size = fs::file_size(p, ec);
+  if (ec) throw ioError("cannot read: " + ec.message());
+  if (size > kMaxFileBytes)
+    throw LoadError(Diagnostic{path, 1, 1, "the file is too large (" + std::to_string(size) + " bytes; the limit is 64 MiB)"});
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw ioError("cannot open the file for reading");
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (static_cast<std::uintmax_t>(in.gcount()) != size) throw ioError("read error");
+  const fs::path dir = fs::absolute(p, ec).parent_path();
+  return parseMechanism(text, path, dir.string());
+}
+
+}  // namespace mechsim::io

@@ -1,0 +1,74 @@
+// core/io/mesh.cpp — mesh files through Assimp into MeshData.
+#include "core/io/mesh.h"
+
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+namespace mechsim::io {
+
+namespace {
+
+// Appends the triangles of `node` and its children, with the accumulated node transform.
+void collect(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent, MeshData& out) {
+  const aiMatrix4x4 xf = parent * node->mTransformation;
+  aiMatrix3x3 nxf(xf);  // normals: inverse transpose of the linear part
+  nxf.Inverse().Transpose();
+  for (unsigned k = 0; k < node->mNumMeshes; ++k) {
+    const aiMesh* mesh = scene->mMeshes[node->mMeshes[k]];
+    if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;  // points / lines only
+    const unsigned base = static_cast<unsigned>(out.vertices.size());
+    for (unsigned i = 0; i < mesh->mNumVertices; ++i) {
+      const aiVector3D p = xf * mesh->mVertices[i];
+      out.vertices.emplace_back(p.x, p.y, p.z);
+      if (mesh->HasNormals()) {
+        aiVector3D n = nxf * mesh->mNormals[i];
+        n.Normalize();
+        out.normals.emplace_back(n.x, n.y, n.z);
+      }
+    }
+    // Triangulate left lines and points as 1- and 2-index faces; keep only the triangles.
+    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+      const aiFace& face = mesh->mFaces[f];
+      if (face.mNumIndices != 3) continue;
+      for (int j = 0; j < 3; ++j) out.indices.push_back(base + face.mIndices[j]);
+    }
+  }
+  for (unsigned c = 0; c < node->mNumChildren; ++c) collect(scene, node->mChildren[c], xf, out);
+}
+
+}  // namespace
+
+std::shared_ptr<const MeshData> loadMeshFile(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // Check the file ourselves first: Assimp's message for a missing file is less direct.
+  if (!fs::exists(path, ec)) throw std::runtime_error("mesh file not found: " + path);
+  if (!fs::is_regular_file(path, ec)) throw std::runtime_error("mesh path is not a regular file: " + path);
+  if (fs::file_size(path, ec) == 0) throw std::runtime_error("mesh file is empty: " + path);
+
+  Assimp::Importer importer;
+  const aiScene* scene = importer.ReadFile(
+      path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals);
+  if (!scene || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !scene->mRootNode) {
+    std::string why = importer.GetErrorString();
+    if (why.empty()) why = "unknown reason";
+    // Assimp quotes file content in some messages; keep the diagnostic on one printable line.
+    for (char& c : why)
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    while (!why.empty() && (why.back() == ' ' || why.back() == '\n')) why.pop_back();
+    throw std::runtime_error("cannot read mesh file " + path + ": " + why);
+  }
+  auto data = std::make_shared<MeshData>();
+  collect(scene, scene->mRootNode, aiMatrix4x4(), *data);
+  if (data->indices.empty()) throw std::runtime_error("mesh file has no triangles: " + path);
+  // Normals are all-or-nothing: a file mixing meshes with and without them gets none.
+  if (data->normals.size() != data->vertices.size()) data->normals.clear();
+  return data;
+}
+
+}  // namespace mechsim::io

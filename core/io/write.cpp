@@ -1,0 +1,311 @@
+// core/io/write.cpp — MechanismSpec → native-format JSON, and atomic file writes.
+//
+// The spec is SI; the text is written in the spec's units (spec.units), converted back, so a file
+// read and written again keeps the units its author chose. Orientations are written as
+// quaternions (exact, no angle-unit round-off). Keys holding their default value are left out
+// where the default is obvious (position [0,0,0], identity orientation, "fixed": false, ...).
+// The document is built with nlohmann::ordered_json (key order as written here) and printed by a
+// small emitter that keeps short arrays and objects on one line, as a person would write them.
+#include "core/io/write.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace mechsim::io {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+/// Values that differ from their default by less than this are written as the default (left out).
+/// Defaults are exact in the spec (0, identity, −9.81), so this only absorbs round-off.
+constexpr double kDefaultEps = 1e-15;
+
+Json vec(const Vec3& v, double scale) { return Json::array({v.x() / scale, v.y() / scale, v.z() / scale}); }
+
+bool isZero(const Vec3& v) { return v.cwiseAbs().maxCoeff() <= kDefaultEps; }
+
+Json quat(const Quat& q) { return Json::array({q.w(), q.x(), q.y(), q.z()}); }
+
+bool isIdentity(const Quat& q) {
+  return std::abs(q.w() - 1) <= kDefaultEps && std::abs(q.x()) <= kDefaultEps && std::abs(q.y()) <= kDefaultEps &&
+         std::abs(q.z()) <= kDefaultEps;
+}
+
+Json shape(const ShapeSpec& s, double L) {
+  Json j;
+  j["type"] = toString(s.type);
+  switch (s.type) {
+    case ShapeType::Box: j["size"] = vec(s.size, L); break;
+    case ShapeType::Sphere: j["radius"] = s.radius / L; break;
+    case ShapeType::Cylinder:
+    case ShapeType::Capsule:
+      j["radius"] = s.radius / L;
+      j["length"] = s.length / L;
+      if ((s.axis - Vec3::UnitZ()).cwiseAbs().maxCoeff() > kDefaultEps) j["axis"] = vec(s.axis, 1.0);
+      break;
+    case ShapeType::Mesh:
+      j["file"] = s.file;
+      // The spec's scale maps mesh coordinates to metres; the file's maps them to file units.
+      if (std::abs(s.scale / L - 1) > 1e-14) j["scale"] = s.scale / L;
+      break;
+  }
+  if (!isZero(s.position)) j["position"] = vec(s.position, L);
+  if (!isIdentity(s.orientation)) j["orientation"] = Json{{"quaternion", quat(s.orientation)}};
+  if (!s.color.empty()) j["color"] = s.color;
+  return j;
+}
+
+Json body(const BodySpec& b, double L) {
+  Json j;
+  j["name"] = b.name;
+  if (b.fixed) j["fixed"] = true;
+  if (!isZero(b.position)) j["position"] = vec(b.position, L);
+  if (!isIdentity(b.orientation)) j["orientation"] = Json{{"quaternion", quat(b.orientation)}};
+  if (b.mass) j["mass"] = *b.mass;
+  if (b.density) j["density"] = *b.density;  // kg/m³ in every unit system
+  if (b.comGiven || !isZero(b.com)) j["com"] = vec(b.com, L);
+  if (b.inertia) {
+    Json a = Json::array();
+    for (int i = 0; i < 6; ++i) a.push_back((*b.inertia)[i] / (L * L));
+    j["inertia"] = a;
+  }
+  if (!b.shapes.empty()) {
+    j["shapes"] = Json::array();
+    for (const ShapeSpec& s : b.shapes) j["shapes"].push_back(shape(s, L));
+  }
+  if (!b.visuals.empty()) {
+    j["visuals"] = Json::array();
+    for (const ShapeSpec& s : b.visuals) j["visuals"].push_back(shape(s, L));
+  }
+  if (!b.color.empty()) j["color"] = b.color;
+  return j;
+}
+
+Json joint(const JointSpec& jt, double L, double A) {
+  Json j;
+  j["name"] = jt.name;
+  j["type"] = toString(jt.type);
+  j["body1"] = jt.body1;
+  j["body2"] = jt.body2;
+  switch (jt.type) {
+    case JointType::Revolute:
+    case JointType::Prismatic:
+    case JointType::Cylindrical:
+      j["point"] = vec(jt.point, L);
+      j["axis"] = vec(jt.axis, 1.0);
+      break;
+    case JointType::Spherical: j["point"] = vec(jt.point, L); break;
+    case JointType::Universal:
+      j["point"] = vec(jt.point, L);
+      j["axis1"] = vec(jt.axis1, 1.0);
+      j["axis2"] = vec(jt.axis2, 1.0);
+      break;
+    case JointType::Planar:
+      j["point"] = vec(jt.point, L);
+      j["normal"] = vec(jt.normal, 1.0);
+      break;
+    case JointType::Fixed:
+      if (!isZero(jt.point)) j["point"] = vec(jt.point, L);
+      break;
+    case JointType::Distance:
+      j["point1"] = vec(jt.point1, L);
+      j["point2"] = vec(jt.point2, L);
+      if (jt.length) j["length"] = *jt.length / L;
+      break;
+  }
+  if (jt.limits) {
+    // Only one-coordinate joints carry limits: revolute in angle units, the others in lengths.
+    const double s = jt.type == JointType::Revolute ? A : L;
+    j["limits"] = Json::array({jt.limits->first / s, jt.limits->second / s});
+  }
+  return j;
+}
+
+// ---- the emitter: short containers on one line, longer ones one element per line ----
+
+constexpr std::size_t kLineWidth = 110;
+
+std::string inlineForm(const Json& j) {
+  if (j.is_array()) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < j.size(); ++i) s += (i ? ", " : "") + inlineForm(j[i]);
+    return s + "]";
+  }
+  if (j.is_object()) {
+    if (j.empty()) return "{}";
+    std::string s = "{ ";
+    bool first = true;
+    for (auto it = j.begin(); it != j.end(); ++it, first = false)
+      s += (first ? "" : ", ") + Json(it.key()).dump() + ": " + inlineForm(it.value());
+    return s + " }";
+  }
+  if (j.is_number_float()) {
+    // Whole numbers print as integers ("0", not "0.0"), as a person writes them; the others
+    // with nlohmann's shortest round-trip representation, so reading back gives the same double.
+    const double x = j.get<double>();
+    if (std::isfinite(x) && x == std::floor(x) && std::abs(x) < 1e15) return std::to_string(static_cast<long long>(x));
+  }
+  return j.dump();
+}
+
+void emit(const Json& j, std::string& out, int indent, std::size_t prefix) {
+  const std::string flat = inlineForm(j);
+  if (!j.is_structured() || (indent > 0 && indent + prefix + flat.size() <= kLineWidth)) {
+    out += flat;
+    return;
+  }
+  const std::string pad(indent + 2, ' ');
+  const bool isArray = j.is_array();
+  out += isArray ? "[\n" : "{\n";
+  std::size_t i = 0;
+  for (auto it = j.begin(); it != j.end(); ++it, ++i) {
+    out += pad;
+    std::size_t keyLen = 0;
+    if (!isArray) {
+      const std::string key = Json(it.key()).dump() + ": ";
+      out += key;
+      keyLen = key.size();
+    }
+    emit(it.value(), out, indent + 2, keyLen);
+    out += i + 1 < j.size() ? ",\n" : "\n";
+  }
+  out += std::string(indent, ' ') + (isArray ? "]" : "}");
+}
+
+int currentUmask() {
+  // umask() can only be read by setting it, which races with other threads; /proc has it.
+  std::ifstream st("/proc/self/status");
+  std::string line;
+  while (std::getline(st, line))
+    if (line.rfind("Umask:", 0) == 0) return std::stoi(line.substr(6), nullptr, 8);
+  return 022;
+}
+
+}  // namespace
+
+std::string writeMechanism(const MechanismSpec& spec) {
+  const double L = spec.units.lengthScale(), A = spec.units.angleScale();
+  Json doc;
+  doc["mechsim"] = 1;
+  if (!spec.name.empty()) doc["name"] = spec.name;
+  if (spec.units.length != "m" || spec.units.angle != "rad")
+    doc["units"] = Json{{"length", spec.units.length}, {"angle", spec.units.angle}};
+  if ((spec.gravity - Vec3(0, 0, -9.81)).cwiseAbs().maxCoeff() > kDefaultEps) doc["gravity"] = vec(spec.gravity, L);
+  doc["bodies"] = Json::array();
+  for (const BodySpec& b : spec.bodies) doc["bodies"].push_back(body(b, L));
+  if (!spec.joints.empty()) {
+    doc["joints"] = Json::array();
+    for (const JointSpec& j : spec.joints) doc["joints"].push_back(joint(j, L, A));
+  }
+  if (!spec.drivers.empty()) {
+    doc["drivers"] = Json::array();
+    for (const DriverSpec& d : spec.drivers) {
+      Json j;
+      j["name"] = d.name;
+      j["joint"] = d.joint;
+      j["value"] = d.expression;  // kept in the file's units, as written
+      if (d.coordinate != 0) j["coordinate"] = d.coordinate;
+      doc["drivers"].push_back(j);
+    }
+  }
+  if (!spec.handles.empty()) {
+    doc["handles"] = Json::array();
+    for (const HandleSpec& h : spec.handles)
+      doc["handles"].push_back(Json{{"name", h.name}, {"body", h.body}, {"point", vec(h.point, L)}});
+  }
+  std::string out;
+  emit(doc, out, 0, 0);
+  out += '\n';
+  return out;
+}
+
+void writeMechanismFile(const MechanismSpec& spec, const std::string& path) {
+  // Relative mesh paths are relative to the file that names them: when writing elsewhere, rebase
+  // them on the new folder using the absolute path the loader resolved.
+  MechanismSpec copy = spec;
+  std::error_code ec;
+  const fs::path dir = fs::absolute(fs::path(path), ec).parent_path().lexically_normal();
+  auto rebase = [&](std::vector<ShapeSpec>& shapes) {
+    for (ShapeSpec& s : shapes)
+      if (s.type == ShapeType::Mesh && !s.resolvedFile.empty() && fs::path(s.file).is_relative()) {
+        const fs::path rel = fs::path(s.resolvedFile).lexically_relative(dir);
+        if (!rel.empty()) s.file = rel.generic_string();
+      }
+  };
+  for (BodySpec& b : copy.bodies) {
+    rebase(b.shapes);
+    rebase(b.visuals);
+  }
+  writeFileAtomically(path, writeMechanism(copy));
+}
+
+void writeFileAtomically(const std::string& path, const std::string& contents) {
+  // Write a temporary file in the target's folder (rename is atomic only within one file
+  // system), flush it to disk, then rename it over the target. A reader sees the old file or the
+  // new one, never a part; a crash leaves at most a stray ".NAME.tmp-XXXXXX".
+  const fs::path target(path);
+  if (target.filename().empty()) throw std::runtime_error("cannot write '" + path + "': not a file name");
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string tmpName = ".";  // built with += (GCC 12 warns falsely on "." + string here)
+  tmpName += target.filename().string();
+  tmpName += ".tmp-XXXXXX";
+  std::string tmpl = (dir / tmpName).string();
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0)
+    throw std::runtime_error("cannot write '" + path + "': cannot create a temporary file in '" + dir.string() +
+                             "': " + std::strerror(errno));
+  auto failWith = [&](const std::string& what) {
+    const int err = errno;
+    ::close(fd);
+    ::unlink(tmpl.c_str());
+    throw std::runtime_error("cannot write '" + path + "': " + what + ": " + std::strerror(err));
+  };
+
+  // Keep the permissions of a file being replaced; a new file gets 0666 minus the umask, as
+  // open(2) would have given it (mkstemp creates 0600).
+  struct stat st {};
+  const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : (0666 & ~currentUmask());
+  if (::fchmod(fd, mode) != 0) failWith("fchmod");
+
+  const char* p = contents.data();
+  std::size_t left = contents.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      failWith("write");
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) failWith("fsync");
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmpl.c_str());
+    throw std::runtime_error("cannot write '" + path + "': close: " + std::strerror(err));
+  }
+  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmpl.c_str());
+    throw std::runtime_error("cannot write '" + path + "': rename: " + std::strerror(err));
+  }
+  // Make the rename itself durable (best effort: some file systems refuse fsync on folders).
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+}  // namespace mechsim::io

@@ -1,0 +1,262 @@
+// core/kinematics/position.cpp — position analysis: Newton with least-squares steps (paper 003).
+//
+// Φ(q, t) = 0 stacks m ≥ n equations in n coordinates (redundant joint equations, normalisations,
+// drivers), so each Newton iteration solves the linearisation in the least-squares sense:
+//   Δq = −Φ_q⁺ Φ,   q ← q + α Δq,
+// with Φ_q⁺ applied by linalg::LuNullspace (paper 003 eq. 3.7-3.8 with a row-pivoted sparse LU;
+// where Φ_q loses rank — dead centre, bifurcation, change point — the minimum-norm least-squares
+// step, which lets the mechanism pass through the singular position instead of failing). The
+// consistent system makes the least-squares residual vanish at the root, so the iteration converges
+// quadratically at regular points and linearly at singular ones. Safeguards (all keep the method
+// Newton with least-squares / minimum-norm steps):
+//  * step halving: α = 1, ½, ¼, … (at most kMaxHalvings) until ‖Φ‖₂ decreases; when no α does,
+//    the full step is taken (as plain Newton would);
+//  * iteration budget: maxIterations, extended up to kIterationFactor × maxIterations while the
+//    residual still falls by at least kLinearRate per iteration (linear convergence at a
+//    bifurcation, where Φ is quadratic along the lost direction);
+//  * PREDICTOR (continuation): when solvePositions is called again from the position it returned
+//    last, the starting guess is the Taylor step from the anchor — the latest REGULAR solved
+//    position at which solveVelocities (and solveAccelerations) ran:
+//        q_pred = q_a + q̇_a Δt + ½ q̈_a Δt²,  Δt = t − t_a,   quaternions renormalised,
+//    and the linear extrapolation of the last two solved positions when no anchor is at hand.
+//    Rates at a singular position are minimum-norm, not the tangent of the branch being followed,
+//    so a singular position never becomes the anchor: the step after it predicts from the regular
+//    position before it. The prediction error is O(Δt³) against a branch separation O(Δt), so the
+//    continuation keeps its assembly branch through bifurcation and change points (the
+//    parallelogram stays a parallelogram). The prediction is used only when its ‖Φ(·, t)‖₂ is
+//    below the entry position's, and if Newton fails from it, Newton is retried from the entry
+//    position.
+// The pattern of Φ_q is fixed per model: the symbolic analysis runs on the first factorisation of
+// a workspace and each iteration only refactors numerically. Iteration stops at
+// max|Φ_i| < tolerance; on failure (no convergence, non-finite values) q is restored and d.stats
+// says why.
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <sstream>
+
+#include "core/kinematics/assembly.h"
+#include "core/kinematics/kinematics.h"
+#include "core/kinematics/workspace.h"
+
+namespace mechsim {
+
+KinematicsWorkspace& kinematicsWorkspace(const Model& m, Data& d) {
+  auto& ws = d.kinematics.ws;
+  if (!ws || ws->model != &m || ws->nq != m.nq || ws->nEquations != m.nEquations ||
+      ws->nnz != m.jacobianPattern.nonZeros() || ws->q0 != m.q0) {
+    ws = std::make_shared<KinematicsWorkspace>();
+    ws->model = &m;
+    ws->nq = m.nq;
+    ws->nEquations = m.nEquations;
+    ws->nnz = m.jacobianPattern.nonZeros();
+    ws->q0 = m.q0;
+  }
+  return *ws;
+}
+
+namespace kin {
+
+void topRows(const SpMat& J, int rows, SpMat& out) {
+  if (rows == J.rows()) {
+    out = J;
+    return;
+  }
+  out = J.topRows(rows);
+  out.makeCompressed();
+}
+
+namespace {
+
+/// Φ (rows per withDrivers) and Φ_q (model pattern; driver rows left zero when withDrivers = false).
+void evaluate(const Model& m, const VecX& q, double t, bool withDrivers, VecX& phi, SpMat& J) {
+  const int rows = withDrivers ? m.nEquations : m.nEquations - static_cast<int>(m.drivers.size());
+  phi.resize(rows);
+  if (J.nonZeros() != m.jacobianPattern.nonZeros() || J.rows() != m.nEquations) J = m.jacobianPattern;
+  double* values = J.valuePtr();
+  forEachRow(m, q, nullptr, t, withDrivers, [&](const RowInfo& info, const Jet1& r) {
+    phi(info.row) = r.v;
+    scatterRow(m, info, r, values);
+  });
+}
+
+}  // namespace
+
+bool newton(const Model& m, KinematicsWorkspace& ws, VecX& q, double t, bool withDrivers, int maxIterations,
+            double tolerance, int& iterations, double& residual) {
+  constexpr int kMaxHalvings = 10;
+  constexpr int kIterationFactor = 4;
+  constexpr double kLinearRate = 0.75;
+  const int rows = withDrivers ? m.nEquations : m.nEquations - static_cast<int>(m.drivers.size());
+  KinematicSolver& solver = withDrivers ? ws.full : ws.joints;
+  if (withDrivers) ws.factoredValid = false;
+  VecX& phi = ws.phi;
+  SpMat& J = ws.J;
+  iterations = 0;
+  residual = 0;
+  // Residual (and Jacobian) at the current iterate.
+  evaluate(m, q, t, withDrivers, phi, J);
+  residual = rows > 0 ? phi.lpNorm<Eigen::Infinity>() : 0.0;
+  double previous = std::numeric_limits<double>::infinity();
+  VecX& trial = ws.trialQ;
+  VecX& phiTrial = ws.trialPhi;
+  SpMat& JTrial = ws.trialJ;
+  for (int it = 0;; ++it) {
+    iterations = it;
+    if (!std::isfinite(residual)) return false;
+    if (residual < tolerance) return true;
+    if (m.nq == 0) return false;
+    // Out of iterations — unless still converging at least linearly (bifurcation points).
+    if (it >= maxIterations && (it >= kIterationFactor * maxIterations || !(residual < kLinearRate * previous)))
+      return false;
+    previous = residual;
+    // Least-squares (minimum-norm where rank-deficient) Newton step.
+    if (withDrivers) {
+      if (!solver.factorize(J)) return false;
+    } else {
+      topRows(J, rows, ws.jointRows);
+      if (!solver.factorize(ws.jointRows)) return false;
+    }
+    ws.dq = solver.solve(-phi);
+    if (!ws.dq.allFinite()) return false;
+    // Step halving on ‖Φ‖₂; the full step when no fraction decreases it.
+    const double norm0 = phi.norm();
+    double alpha = 1.0;
+    bool accepted = false;
+    for (int h = 0; h <= kMaxHalvings; ++h, alpha *= 0.5) {
+      trial = q + alpha * ws.dq;
+      evaluate(m, trial, t, withDrivers, phiTrial, JTrial);
+      const double n = phiTrial.norm();
+      if (std::isfinite(n) && n < norm0) {
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) {
+      trial = q + ws.dq;
+      evaluate(m, trial, t, withDrivers, phiTrial, JTrial);
+    }
+    q.swap(trial);
+    phi.swap(phiTrial);
+    J.swap(JTrial);
+    residual = rows > 0 ? phi.lpNorm<Eigen::Infinity>() : 0.0;
+  }
+}
+
+bool predictPosition(const Model& m, const KinematicsWorkspace& ws, const Data& d, double t, VecX& q) {
+  // Only when continuing from the position the last call returned.
+  if (ws.lastSeq < 0 || d.t != ws.lastT || ws.lastQ.size() != d.q.size() || ws.lastQ != d.q || t == d.t) return false;
+  const auto& a = ws.anchor;
+  // Taylor step from the anchor: the last position or, past a few singular ones, an earlier one
+  // on the same side of t.
+  const bool sameSide = (t - d.t) * (d.t - a.t) >= 0;
+  if (a.valid && a.seq >= ws.lastSeq - 3 && sameSide && a.q.size() == m.nq) {
+    const double h = t - a.t;
+    q = a.q + h * a.qd;
+    if (a.hasAcc) q += (0.5 * h * h) * a.qdd;
+  } else if (ws.prevSeq == ws.lastSeq - 1 && ws.prevQ.size() == m.nq && ws.prevT != ws.lastT &&
+             (t - ws.lastT) * (ws.lastT - ws.prevT) > 0) {
+    q = ws.lastQ + ((t - ws.lastT) / (ws.lastT - ws.prevT)) * (ws.lastQ - ws.prevQ);
+  } else {
+    return false;
+  }
+  if (!q.allFinite()) return false;
+  for (const Body& b : m.bodies) {
+    if (b.qIndex < 0) continue;
+    auto p = q.segment<4>(b.qIndex + 3);
+    const double n = p.norm();
+    if (!(n > 0)) return false;
+    p /= n;
+  }
+  return true;
+}
+
+}  // namespace kin
+
+bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& opt) {
+  const auto start = std::chrono::steady_clock::now();
+  if (d.q.size() != m.nq) throw std::invalid_argument("solvePositions: d.q has the wrong size (use makeData)");
+  KinematicsWorkspace& ws = kinematicsWorkspace(m, d);
+  // The generic ranks need their own Newton solve: do it before touching the solvers' state.
+  kin::ensureGenericRanks(m, ws);
+
+  const VecX qEntry = d.q;
+  const double tEntry = d.t;
+  VecX q;
+  bool predicted = kin::predictPosition(m, ws, d, t, q);
+  if (predicted) {
+    // Keep the prediction only when it is closer to Φ(·, t) = 0 than the entry position (a long
+    // jump in t can make the Taylor step worse than no step).
+    kin::evaluate(m, q, t, opt.drivers, ws.phi, ws.J);
+    const double predictedNorm = ws.phi.norm();
+    kin::evaluate(m, d.q, t, opt.drivers, ws.phi, ws.J);
+    predicted = std::isfinite(predictedNorm) && predictedNorm < ws.phi.norm();
+  }
+  if (!predicted) q = d.q;
+  int iterations = 0;
+  double residual = 0;
+  bool ok = kin::newton(m, ws, q, t, opt.drivers, opt.maxIterations, opt.tolerance, iterations, residual);
+  if (!ok && predicted) {
+    // The prediction failed: plain Newton from the entry position.
+    const int firstIterations = iterations;
+    q = d.q;
+    ok = kin::newton(m, ws, q, t, opt.drivers, opt.maxIterations, opt.tolerance, iterations, residual);
+    iterations += firstIterations;
+  }
+
+  KinematicsStats& st = d.stats;
+  st.iterations = iterations;
+  st.residual = residual;
+  if (!ok) {
+    // Failure: restore the entry state, say why.
+    d.q = qEntry;
+    d.t = tEntry;
+    constraintResidual(m, d);
+    st.converged = false;
+    std::ostringstream msg;
+    if (!std::isfinite(residual))
+      msg << "position analysis diverged (non-finite values) at t = " << t;
+    else
+      msg << "position analysis did not converge in " << iterations << " iterations at t = " << t
+          << " (max |Φ| = " << residual << ")";
+    st.message = msg.str();
+    st.solveSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return false;
+  }
+
+  // Success: keep Φ, Φ_q and the factorisation at the solution (velocity analysis reuses it).
+  d.q = q;
+  d.t = t;
+  constraintResidual(m, d);
+  constraintJacobian(m, d);
+  ws.full.factorize(d.Jq);
+  ws.factoredQ = d.q;
+  ws.factoredT = d.t;
+  ws.factoredValid = true;
+  st.converged = true;
+  st.message.clear();
+  // Rank and singularity (definition in mobility.cpp).
+  int rankJoints = 0, rankDriven = 0;
+  kin::singularRanksAt(m, d.q, d.t, ws, rankJoints, rankDriven);
+  const bool drivers = opt.drivers && !m.drivers.empty();
+  st.rank = opt.drivers ? ws.full.rank() : 0;
+  if (!opt.drivers) {
+    kin::topRows(d.Jq, m.nEquations - static_cast<int>(m.drivers.size()), ws.jointRows);
+    ws.joints.factorize(ws.jointRows);
+    st.rank = ws.joints.rank();
+  }
+  st.singular = rankJoints < ws.genericRank || (drivers && rankDriven < ws.genericRankDriven);
+  // Continuation state for the next call's predictor.
+  ws.prevQ.swap(ws.lastQ);
+  ws.prevT = ws.lastT;
+  ws.prevSeq = ws.lastSeq;
+  ws.lastQ = d.q;
+  ws.lastT = d.t;
+  ws.lastSeq = ++ws.solveSeq;
+  ws.lastSingular = st.singular;
+  st.solveSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return true;
+}
+
+}  // namespace mechsim

@@ -1,0 +1,143 @@
+// tests/app/test_cli.cpp — tests the mechsim-cli binary itself (app/cli/): `check --json` on the
+// example files (fourbar.json: dof 1, 3 redundant, Grübler −2; bricard.json: Grübler 0, dof 1),
+// a bad file (exit 1, `FILE:LINE:COL: error:` on stderr), and `kinematics` (exit 0, the CSV
+// header of docs/format.md §2 "Trajectory CSV" with rates, one row per output time, finite
+// numbers), including the singular examples driven through their singular positions.
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <cmath>
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  QByteArray out, err;
+};
+
+Run runCli(const QStringList& args) {
+  QProcess p;
+  p.setWorkingDirectory(QStringLiteral(MECHSIM_SOURCE_DIR));
+  p.start(QStringLiteral(MECHSIM_CLI), args);
+  Run r;
+  if (!p.waitForFinished(120000)) {
+    p.kill();
+    p.waitForFinished();
+    return r;
+  }
+  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.out = p.readAllStandardOutput();
+  r.err = p.readAllStandardError();
+  return r;
+}
+
+QString example(const char* name) { return QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/") + name; }
+
+}  // namespace
+
+class TestCli : public QObject {
+  Q_OBJECT
+ private slots:
+  void checkFourBarJson() {
+    const Run r = runCli({"check", example("fourbar.json"), "--json"});
+    QCOMPARE(r.exitCode, 0);
+    QJsonParseError pe;
+    const QJsonObject j = QJsonDocument::fromJson(r.out, &pe).object();
+    QVERIFY2(pe.error == QJsonParseError::NoError, r.out.constData());
+    QCOMPARE(j["dof"].toInt(), 1);
+    QCOMPARE(j["redundant"].toArray().size(), 3);
+    QCOMPARE(j["grubler_dof"].toInt(), -2);
+    QCOMPARE(j["dof_driven"].toInt(), 0);
+    QCOMPARE(j["singular"].toBool(true), false);
+  }
+
+  void checkBricardJson() {
+    const Run r = runCli({"check", example("bricard.json"), "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(j["grubler_dof"].toInt(), 0);
+    QCOMPARE(j["dof"].toInt(), 1);
+    QCOMPARE(j["singular"].toBool(true), false);
+  }
+
+  // Regular configurations are not reported singular (millimetre-scale squeezer, parallelogram at 90°).
+  void checkNotSingular_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"andrews-squeezer.json", "fourbar-changepoint.json", "slider-crank-singular.json"})
+      QTest::newRow(f) << example(f);
+  }
+  void checkNotSingular() {
+    QFETCH(QString, file);
+    const Run r = runCli({"check", file, "--json"});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(r.out).object()["singular"].toBool(true), false);
+  }
+
+  void checkBadFile() {
+    const QString bad = QStringLiteral(MECHSIM_SOURCE_DIR "/tests/data/bad/bad_angle_unit.json");
+    const Run r = runCli({"check", bad});
+    QCOMPARE(r.exitCode, 1);
+    const QRegularExpression re("^" + QRegularExpression::escape(bad) + R"(:\d+:\d+: error: )");
+    QVERIFY2(re.match(QString::fromUtf8(r.err)).hasMatch(), r.err.constData());
+  }
+
+  // `kinematics`: exit 0, header per format.md §2, one row per t = k·dt, all numbers finite.
+  void kinematicsCsv_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<double>("dt");
+    QTest::newRow("fourbar") << example("fourbar.json") << 0.01;
+    QTest::newRow("slider-crank-singular") << example("slider-crank-singular.json") << 0.01;
+    QTest::newRow("fourbar-changepoint") << example("fourbar-changepoint.json") << 0.05;
+  }
+  void kinematicsCsv() {
+    QFETCH(QString, file);
+    QFETCH(double, dt);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath("traj.csv");
+    const Run r = runCli({"kinematics", file, "--t-end", "2", "--dt", QString::number(dt), "--out", out});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(r.out.startsWith("kinematics: "));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    const int rows = static_cast<int>(std::floor(2.0 / dt + 1e-9)) + 1;
+    QCOMPARE(lines.size(), 1 + rows);
+    const QStringList header = lines[0].split(',');
+    if (file.endsWith("/fourbar.json")) {
+      // Coordinates, poses of the moving bodies, coordinate rates and accelerations, body
+      // origin velocities and accelerations.
+      QStringList expect{"t", "A", "B", "C", "D"};
+      const QStringList bodies{"crank", "coupler", "rocker"};
+      for (const QString& b : bodies)
+        for (const char* c : {".x", ".y", ".z", ".qw", ".qx", ".qy", ".qz"}) expect << b + c;
+      for (const char* c : {"A", "B", "C", "D"}) expect << QString(c) + ".vel";
+      for (const char* c : {"A", "B", "C", "D"}) expect << QString(c) + ".acc";
+      for (const QString& b : bodies)
+        for (const char* c : {".vx", ".vy", ".vz"}) expect << b + c;
+      for (const QString& b : bodies)
+        for (const char* c : {".ax", ".ay", ".az"}) expect << b + c;
+      QCOMPARE(header, expect);
+    } else {
+      QCOMPARE(header.value(0), QString("t"));
+    }
+    for (int k = 1; k < lines.size(); ++k) {
+      const QStringList cells = lines[k].split(',');
+      QCOMPARE(cells.size(), header.size());
+      for (const QString& c : cells) {
+        bool ok = false;
+        const double v = c.toDouble(&ok);
+        QVERIFY2(ok && std::isfinite(v), qPrintable(QString("row %1: '%2'").arg(k).arg(c)));
+      }
+      QVERIFY(std::abs(cells[0].toDouble() - (k - 1) * dt) < 1e-12);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,278 @@
+// tests/ui/test_main_window.cpp — ui/main_window.cpp: opening files, the model tree, title and
+// status, load errors (the open mechanism stays), drag-and-drop, recent files, view toggles.
+#include <QtTest>
+
+#include <QAction>
+#include <QApplication>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+
+#include "ui/main_window.h"
+#include "ui/viewport.h"
+
+using namespace mechsim;
+using namespace mechsim::ui;
+
+namespace {
+
+const char* kPendulum = R"({
+  "mechsim": 1,
+  "name": "test pendulum",
+  "bodies": [
+    { "name": "ground", "fixed": true, "shapes": [ { "type": "box", "size": [0.2, 0.2, 0.05], "position": [0, 0, -0.05] } ] },
+    { "name": "arm", "density": 1000,
+      "shapes": [ { "type": "box", "size": [0.5, 0.05, 0.05], "position": [0.25, 0, 0] } ] }
+  ],
+  "joints": [
+    { "name": "A", "type": "revolute", "body1": "ground", "body2": "arm", "point": [0, 0, 0], "axis": [0, 0, 1] }
+  ],
+  "handles": [ { "name": "tip", "body": "arm", "point": [0.5, 0, 0] } ]
+}
+)";
+
+const char* kSlider = R"({
+  "mechsim": 1,
+  "name": "test slider",
+  "bodies": [
+    { "name": "ground", "fixed": true },
+    { "name": "block", "density": 1000, "shapes": [ { "type": "box", "size": [0.1, 0.1, 0.1] } ] }
+  ],
+  "joints": [
+    { "name": "S", "type": "prismatic", "body1": "ground", "body2": "block", "point": [0, 0, 0], "axis": [1, 0, 0] }
+  ]
+}
+)";
+
+// A misspelt key on line 4: the loader must point at it.
+const char* kBroken = R"({
+  "mechsim": 1,
+  "bodies": [
+    { "name": "ground", "fixd": true }
+  ]
+}
+)";
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const char* text) {
+  const QString path = dir.filePath(name);
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return {};
+  f.write(text);
+  return path;
+}
+
+QAction* findAction(QWidget* w, const QString& textPart) {
+  for (QAction* a : w->findChildren<QAction*>())
+    if (a->text().remove('&').contains(textPart)) return a;
+  return nullptr;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void init();
+  void opensAFile();
+  void loadErrorKeepsTheMechanism();
+  void loadErrorShowsACriticalMessageBox();
+  void dragAndDropOpens();
+  void recentFiles();
+  void viewToggles();
+
+ private:
+  QTemporaryDir dir_;
+  QString pendulum_, slider_, broken_;
+};
+
+void TestMainWindow::initTestCase() {
+  QStandardPaths::setTestModeEnabled(true);
+  QCoreApplication::setOrganizationName("mechsim-tests");
+  QCoreApplication::setApplicationName("test_ui_main_window");
+  QVERIFY(dir_.isValid());
+  pendulum_ = writeFile(dir_, "pendulum.json", kPendulum);
+  slider_ = writeFile(dir_, "slider.json", kSlider);
+  broken_ = writeFile(dir_, "broken.json", kBroken);
+  // Everything here needs the loader; without it there is nothing to test.
+  MainWindow probe;
+  QString error;
+  probe.setErrorHandler([&](const QString& m) { error = m; });
+  if (!probe.openFile(pendulum_)) QSKIP(qPrintable("the test mechanism does not load: " + error));
+}
+
+void TestMainWindow::init() { QSettings().clear(); }
+
+void TestMainWindow::opensAFile() {
+  MainWindow w;
+  QSignalSpy loaded(&w, &MainWindow::modelLoaded);
+  QVERIFY(w.openFile(pendulum_));
+  QCOMPARE(loaded.count(), 1);
+  QVERIFY(w.lastError().isEmpty());
+  QCOMPARE(w.currentFile(), QFileInfo(pendulum_).absoluteFilePath());
+  // Title: mechanism name and file.
+  QVERIFY2(w.windowTitle().contains("test pendulum") && w.windowTitle().contains("pendulum.json"),
+           qPrintable(w.windowTitle()));
+  // Tree: Bodies / Joints (with type) / Drivers / Handles.
+  QTreeWidget* t = w.modelTree();
+  QCOMPARE(t->topLevelItemCount(), 4);
+  QVERIFY(t->topLevelItem(0)->text(0).startsWith("Bodies (2)"));
+  QVERIFY(t->topLevelItem(1)->text(0).startsWith("Joints (1)"));
+  QCOMPARE(t->topLevelItem(1)->child(0)->text(0), QString("A"));
+  QVERIFY(t->topLevelItem(1)->child(0)->text(1).contains("revolute"));
+  QVERIFY(t->topLevelItem(2)->text(0).startsWith("Drivers (0)"));
+  QVERIFY(t->topLevelItem(3)->text(0).startsWith("Handles (1)"));
+  // Status bar counts.
+  bool counted = false;
+  for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+    counted |= l->text().contains("2 bodies") && l->text().contains("1 joint ") && l->text().contains("7 coordinates");
+  QVERIFY(counted);
+  // The scene shows both bodies' boxes and the controller's frame arrives from its thread.
+  QVERIFY(w.viewport()->scene().count(ItemRole::BodyShape) == 2);
+  QSignalSpy frames(&w, &MainWindow::frameShown);
+  QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().serial > 0, 5000);
+  QCOMPARE(w.currentFrame().model, w.model());
+}
+
+void TestMainWindow::loadErrorKeepsTheMechanism() {
+  MainWindow w;
+  QStringList errors;
+  w.setErrorHandler([&](const QString& m) { errors << m; });
+  QVERIFY(w.openFile(pendulum_));
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  const auto model = w.model();
+  const QString title = w.windowTitle();
+  const int items = static_cast<int>(w.viewport()->scene().items.size());
+
+  QVERIFY(!w.openFile(broken_));
+  QCOMPARE(errors.size(), 1);
+  // The loader's full message: FILE:LINE:COL: error: ...
+  const QRegularExpression diag(QStringLiteral("broken\\.json:4:\\d+: error: .+"));
+  QVERIFY2(diag.match(errors[0]).hasMatch(), qPrintable(errors[0]));
+  QCOMPARE(w.lastError(), errors[0]);
+  // Nothing changed: same model, file, title, scene; the window still works.
+  QCOMPARE(w.model(), model);
+  QCOMPARE(w.currentFile(), QFileInfo(pendulum_).absoluteFilePath());
+  QCOMPARE(w.windowTitle(), title);
+  QCOMPARE(static_cast<int>(w.viewport()->scene().items.size()), items);
+  QVERIFY(w.openFile(slider_));
+  QVERIFY(w.lastError().isEmpty());
+  // A missing file is an error too.
+  QVERIFY(!w.openFile(dir_.filePath("no-such-file.json")));
+  QCOMPARE(errors.size(), 2);
+  QVERIFY(w.windowTitle().contains("test slider"));
+}
+
+void TestMainWindow::loadErrorShowsACriticalMessageBox() {
+  // Without a handler the error goes to a modal critical message box; close it from a timer.
+  MainWindow w;
+  QVERIFY(w.openFile(pendulum_));
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QString shownText;
+  QMessageBox::Icon icon = QMessageBox::NoIcon;
+  QTimer::singleShot(0, [&] {
+    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<QMessageBox*>(QApplication::activeModalWidget()), 5000);
+    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+    shownText = box->text();
+    icon = box->icon();
+    box->accept();
+  });
+  QVERIFY(!w.openFile(broken_));
+  QCOMPARE(icon, QMessageBox::Critical);
+  QVERIFY2(shownText.contains("broken.json:4:") && shownText.contains("error:"), qPrintable(shownText));
+  QVERIFY(w.windowTitle().contains("test pendulum"));
+}
+
+void TestMainWindow::dragAndDropOpens() {
+  MainWindow w;
+  w.setErrorHandler([](const QString&) {});
+  QVERIFY(w.openFile(pendulum_));
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(slider_)});
+  const QPoint at(w.width() / 2, w.height() / 2);
+  QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&w, &enter);
+  QVERIFY(enter.isAccepted());
+  QDropEvent drop(QPointF(at), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&w, &drop);
+  QVERIFY(drop.isAccepted());
+  QCOMPARE(w.currentFile(), QFileInfo(slider_).absoluteFilePath());
+  QVERIFY(w.windowTitle().contains("test slider"));
+  // A drag without files is refused.
+  QMimeData text;
+  text.setText("hello");
+  QDragEnterEvent refused(at, Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+  refused.setAccepted(false);
+  QApplication::sendEvent(&w, &refused);
+  QVERIFY(!refused.isAccepted());
+}
+
+void TestMainWindow::recentFiles() {
+  MainWindow w;
+  w.setErrorHandler([](const QString&) {});
+  // Most recent first, no duplicates, at most 8.
+  QStringList copies;
+  for (int i = 0; i < 10; ++i) {
+    const QString p = dir_.filePath(QStringLiteral("copy%1.json").arg(i));
+    QFile::remove(p);
+    QVERIFY(QFile::copy(pendulum_, p));
+    copies << QFileInfo(p).absoluteFilePath();
+    QVERIFY(w.openFile(p));
+  }
+  QVERIFY(w.openFile(copies[8]));
+  QStringList recent = w.recentFiles();
+  QCOMPARE(recent.size(), MainWindow::kMaxRecent);
+  QCOMPARE(recent.first(), copies[8]);
+  QCOMPARE(recent.count(copies[8]), 1);
+  QVERIFY(!recent.contains(copies[0]));
+  // Files that disappeared are dropped the next time the list is refreshed.
+  QVERIFY(QFile::remove(copies[9]));
+  QVERIFY(w.openFile(copies[7]));
+  recent = w.recentFiles();
+  QVERIFY(!recent.contains(copies[9]));
+  QCOMPARE(recent.first(), copies[7]);
+  // A failed load is not remembered.
+  QVERIFY(!w.openFile(broken_));
+  QVERIFY(!w.recentFiles().contains(QFileInfo(broken_).absoluteFilePath()));
+  // Reload (F5) opens the current file again.
+  QAction* reload = findAction(&w, "Reload");
+  QVERIFY(reload);
+  QCOMPARE(reload->shortcut(), QKeySequence(Qt::Key_F5));
+  QSignalSpy loaded(&w, &MainWindow::modelLoaded);
+  reload->trigger();
+  QCOMPARE(loaded.count(), 1);
+}
+
+void TestMainWindow::viewToggles() {
+  MainWindow w;
+  QVERIFY(w.openFile(pendulum_));
+  QVERIFY(w.viewport()->scene().lines.segmentCount() > 0);
+  QVERIFY(w.viewport()->scene().count(ItemRole::JointGlyph) > 0);
+  QAction* grid = findAction(&w, "Show Grid");
+  QAction* joints = findAction(&w, "Show Joints");
+  QVERIFY(grid && joints);
+  grid->toggle();
+  joints->toggle();
+  QCOMPARE(w.viewport()->scene().lines.segmentCount(), 0);
+  QCOMPARE(w.viewport()->scene().count(ItemRole::JointGlyph), 0);
+  QVERIFY(w.viewport()->scene().count(ItemRole::BodyShape) > 0);
+  // Shortcuts of the menu.
+  QCOMPARE(findAction(&w, "Fit to View")->shortcut(), QKeySequence(Qt::Key_F));
+  QCOMPARE(findAction(&w, "Open…")->shortcut(), QKeySequence(QKeySequence::Open));
+}
+
+int main(int argc, char** argv) {
+  QSurfaceFormat::setDefaultFormat(Viewport::requiredFormat());
+  QApplication app(argc, argv);
+  TestMainWindow t;
+  return QTest::qExec(&t, argc, argv);
+}
+#include "test_main_window.moc"

@@ -1,0 +1,75 @@
+#pragma once
+// ui/scene.h — what the viewport draws, built from a Model and body poses without any GL
+// (STYLE.md §10, MuJoCo's mjv_ step): shaded items (a unit primitive or a mesh placed by a 4×4
+// world transform), coloured line segments (ground grid), and the bounds used by fit-to-view.
+// The viewport (ui/viewport.h) only uploads and draws this; tests check it directly.
+#include <memory>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include "core/model.h"
+#include "core/types.h"
+#include "ui/primitives.h"
+
+namespace mechsim::ui {
+
+/// What a draw item shows; lets the viewport and the tests tell bodies from glyphs.
+enum class ItemRole { BodyShape, JointGlyph, HandleMarker, WorldAxis };
+
+struct DrawItem {
+  ItemRole role = ItemRole::BodyShape;
+  Primitive primitive = Primitive::Box;
+  Eigen::Matrix4f transform = Eigen::Matrix4f::Identity();  // unit primitive → world (scales included)
+  Eigen::Vector4f color{0.7f, 0.7f, 0.75f, 1.0f};           // linear RGBA
+  std::shared_ptr<const MeshData> mesh;                      // Primitive::Mesh only
+  int body = -1;    // owning body (BodyShape, HandleMarker)
+  int joint = -1;   // JointGlyph
+  int handle = -1;  // HandleMarker
+};
+
+/// Line segments: vertices in pairs, one colour (RGBA, alpha used for fading) per vertex.
+struct LineSet {
+  std::vector<Eigen::Vector3f> points;  // (2 × segments)
+  std::vector<Eigen::Vector4f> colors;  // (2 × segments)
+  void add(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector4f& c) {
+    points.push_back(a), points.push_back(b), colors.push_back(c), colors.push_back(c);
+  }
+  int segmentCount() const { return static_cast<int>(points.size() / 2); }
+};
+
+struct SceneOptions {
+  bool grid = true;
+  bool axes = true;
+  bool joints = true;
+  bool handles = true;
+};
+
+struct Scene {
+  std::vector<DrawItem> items;
+  LineSet lines;                  // ground grid
+  Eigen::AlignedBox3d bounds;     // the mechanism (bodies, joint points, handles): fit-to-view
+  double glyphSize = 0;           // characteristic size of joint glyphs (m)
+  double gridSpacing = 0;         // minor grid spacing (m); 0 when no grid
+  double gridZ = 0;               // height of the ground grid
+
+  int count(ItemRole role) const;
+  /// Bounding radius for the projection's depth range: the bounds plus what the grid adds.
+  double radius() const;
+};
+
+/// Poses at the file's configuration (pose0 of every body).
+std::vector<Pose> initialPoses(const Model& m);
+
+/// The colour a body's shape is drawn with: the shape's own colour when the file gave one,
+/// otherwise a palette colour per body (fixed bodies: a neutral grey).
+Eigen::Vector3f bodyColor(const Model& m, int body, const Shape& s);
+
+/// 4×4 matrix of a Pose (rotation and translation).
+Eigen::Matrix4f poseMatrix(const Pose& p);
+
+/// Builds the scene of model m with bodies at `poses` (one per body; see bodyPoses).
+Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOptions& opt = {});
+
+}  // namespace mechsim::ui

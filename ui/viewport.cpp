@@ -1,0 +1,495 @@
+// ui/viewport.cpp — OpenGL 3.3 core drawing of a Scene; camera gestures.
+#include "ui/viewport.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QWheelEvent>
+
+namespace mechsim::ui {
+namespace {
+
+// Shaded items: world-space normals through the inverse-transpose of the model matrix, lit by a
+// headlight at the eye (Blinn-Phong) plus a sky/ground hemisphere fill that keeps the faces
+// turned away from the viewer readable. Both faces are lit (mesh files may wind either way).
+const char* kShadedVs = R"(#version 330 core
+layout(location = 0) in vec3 aPos;
+layout(location = 1) in vec3 aNormal;
+uniform mat4 uModel;
+uniform mat4 uView;
+uniform mat4 uProj;
+uniform mat3 uNormalMat;
+out vec3 vPosView;
+out vec3 vNormalView;
+out vec3 vNormalWorld;
+void main() {
+  vec4 pv = uView * uModel * vec4(aPos, 1.0);
+  vPosView = pv.xyz;
+  vNormalWorld = uNormalMat * aNormal;
+  vNormalView = mat3(uView) * vNormalWorld;
+  gl_Position = uProj * pv;
+}
+)";
+
+const char* kShadedFs = R"(#version 330 core
+in vec3 vPosView;
+in vec3 vNormalView;
+in vec3 vNormalWorld;
+uniform vec4 uColor;
+out vec4 fragColor;
+void main() {
+  vec3 v = normalize(-vPosView);
+  vec3 n = normalize(vNormalView);
+  vec3 nw = normalize(vNormalWorld);
+  if (dot(n, v) < 0.0) { n = -n; nw = -nw; }
+  float diffuse = max(dot(n, v), 0.0);
+  float spec = pow(max(dot(n, v), 0.0), 60.0);
+  float hemi = 0.5 + 0.5 * nw.z;
+  vec3 ambient = mix(vec3(0.16, 0.15, 0.14), vec3(0.32, 0.34, 0.38), hemi);
+  vec3 c = uColor.rgb * (ambient + 0.72 * diffuse) + vec3(0.28) * spec;
+  fragColor = vec4(c, uColor.a);
+}
+)";
+
+const char* kLinesVs = R"(#version 330 core
+layout(location = 0) in vec3 aPos;
+layout(location = 1) in vec4 aColor;
+uniform mat4 uViewProj;
+out vec4 vColor;
+void main() {
+  vColor = aColor;
+  gl_Position = uViewProj * vec4(aPos, 1.0);
+}
+)";
+
+const char* kLinesFs = R"(#version 330 core
+in vec4 vColor;
+out vec4 fragColor;
+void main() { fragColor = vColor; }
+)";
+
+// A full-screen triangle from gl_VertexID with a vertical gradient (no vertex buffer).
+const char* kBackgroundVs = R"(#version 330 core
+out float vY;
+void main() {
+  vec2 p = vec2((gl_VertexID == 1) ? 3.0 : -1.0, (gl_VertexID == 2) ? 3.0 : -1.0);
+  vY = 0.5 * (p.y + 1.0);
+  gl_Position = vec4(p, 0.999, 1.0);
+}
+)";
+
+const char* kBackgroundFs = R"(#version 330 core
+in float vY;
+uniform vec3 uTop;
+uniform vec3 uBottom;
+out vec4 fragColor;
+void main() { fragColor = vec4(mix(uBottom, uTop, smoothstep(0.0, 1.0, vY)), 1.0); }
+)";
+
+const Eigen::Vector3f kBackgroundTop(0.20f, 0.24f, 0.30f);
+const Eigen::Vector3f kBackgroundBottom(0.56f, 0.61f, 0.68f);
+constexpr float kHiddenGlyphAlpha = 0.3f;
+
+}  // namespace
+
+Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent) {
+  setFormat(requiredFormat());
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(200, 150);
+}
+
+Viewport::~Viewport() {
+  // GL objects must be freed with the context current. The context outlives this destructor
+  // (QOpenGLWidget's own destroys it), so its aboutToBeDestroyed must not reach us any more.
+  QObject::disconnect(contextConnection_);
+  makeCurrent();
+  releaseGl();
+  doneCurrent();
+}
+
+QSurfaceFormat Viewport::requiredFormat() {
+  QSurfaceFormat f;
+  f.setRenderableType(QSurfaceFormat::OpenGL);
+  f.setVersion(3, 3);
+  f.setProfile(QSurfaceFormat::CoreProfile);
+  f.setDepthBufferSize(24);
+  f.setStencilBufferSize(8);
+  f.setSamples(4);
+  return f;
+}
+
+void Viewport::setScene(Scene scene, bool fit) {
+  // The grid is re-uploaded only when it changed (frames of a moving mechanism usually keep it).
+  const bool sameLines = scene.lines.points == scene_.lines.points && scene.lines.colors == scene_.lines.colors;
+  scene_ = std::move(scene);
+  linesDirty_ = linesDirty_ || !sameLines;
+  if (fit) pendingFit_ = true;
+  if (fit && width() > 0 && height() > 0 && isVisible()) {
+    camera_.fit(scene_.bounds, double(width()) / height());
+    pendingFit_ = false;
+    emit cameraChanged();
+  }
+  update();
+}
+
+void Viewport::fitToView() {
+  camera_.fit(scene_.bounds, height() > 0 ? double(width()) / height() : 1.0);
+  pendingFit_ = false;
+  emit cameraChanged();
+  update();
+}
+
+void Viewport::initializeGL() {
+  glInfo_ = GlInfo{};
+  glInfo_.initialized = true;
+  QOpenGLContext* ctx = context();
+  const QSurfaceFormat got = ctx->format();
+  glInfo_.major = got.majorVersion();
+  glInfo_.minor = got.minorVersion();
+  glInfo_.coreProfile = got.profile() == QSurfaceFormat::CoreProfile;
+  // The 3.3 core entry points resolve only in a 3.3+ core (or forward-compatible) context.
+  if (!initializeOpenGLFunctions()) {
+    glInfo_.error = QStringLiteral("OpenGL 3.3 core profile not available (got %1.%2 %3)")
+                        .arg(glInfo_.major).arg(glInfo_.minor).arg(glInfo_.coreProfile ? "core" : "compatibility");
+    qWarning("mechsim: %s", qPrintable(glInfo_.error));
+    return;
+  }
+  glInfo_.version = QString::fromLatin1(reinterpret_cast<const char*>(glGetString(GL_VERSION)));
+  glInfo_.renderer = QString::fromLatin1(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+  QObject::disconnect(contextConnection_);
+  contextConnection_ = connect(ctx, &QOpenGLContext::aboutToBeDestroyed, this, [this] {
+    makeCurrent();
+    releaseGl();
+    doneCurrent();
+  });
+
+  // Shader programs.
+  auto build = [&](const char* vs, const char* fs) -> std::unique_ptr<QOpenGLShaderProgram> {
+    auto p = std::make_unique<QOpenGLShaderProgram>();
+    if (!p->addShaderFromSourceCode(QOpenGLShader::Vertex, vs) ||
+        !p->addShaderFromSourceCode(QOpenGLShader::Fragment, fs) || !p->link()) {
+      glInfo_.error += p->log();
+      return nullptr;
+    }
+    return p;
+  };
+  shaded_ = build(kShadedVs, kShadedFs);
+  lines_ = build(kLinesVs, kLinesFs);
+  background_ = build(kBackgroundVs, kBackgroundFs);
+  if (!shaded_ || !lines_ || !background_) {
+    qWarning("mechsim: shader build failed: %s", qPrintable(glInfo_.error));
+    return;
+  }
+
+  // Unit primitives, generated and uploaded once.
+  const Primitive prims[4] = {Primitive::Box, Primitive::Cylinder, Primitive::Sphere, Primitive::Cone};
+  for (int i = 0; i < 4; ++i) primitives_[i] = upload(unitPrimitive(prims[i]));
+  glGenVertexArrays(1, &emptyVao_);
+  glGenVertexArrays(1, &lineVao_);
+  glGenBuffers(1, &lineVbo_);
+  linesDirty_ = true;
+  glInfo_.ok = true;
+}
+
+Viewport::GpuMesh Viewport::upload(const TriangleMesh& mesh) {
+  // Interleaved position + normal, 6 floats per vertex.
+  std::vector<float> interleaved;
+  interleaved.reserve(mesh.positions.size() * 6);
+  for (size_t i = 0; i < mesh.positions.size(); ++i) {
+    const auto &p = mesh.positions[i], &n = mesh.normals[i];
+    interleaved.insert(interleaved.end(), {p.x(), p.y(), p.z(), n.x(), n.y(), n.z()});
+  }
+  GpuMesh g;
+  glGenVertexArrays(1, &g.vao);
+  glGenBuffers(1, &g.vbo);
+  glGenBuffers(1, &g.ebo);
+  glBindVertexArray(g.vao);
+  glBindBuffer(GL_ARRAY_BUFFER, g.vbo);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(interleaved.size() * sizeof(float)), interleaved.data(), GL_STATIC_DRAW);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.ebo);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(mesh.indices.size() * sizeof(unsigned)), mesh.indices.data(),
+               GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
+  glBindVertexArray(0);
+  g.indexCount = static_cast<int>(mesh.indices.size());
+  return g;
+}
+
+void Viewport::release(GpuMesh& m) {
+  if (m.vao) glDeleteVertexArrays(1, &m.vao);
+  if (m.vbo) glDeleteBuffers(1, &m.vbo);
+  if (m.ebo) glDeleteBuffers(1, &m.ebo);
+  m = GpuMesh{};
+}
+
+void Viewport::releaseGl() {
+  if (!glInfo_.ok) return;
+  for (auto& p : primitives_) release(p);
+  for (auto& [key, entry] : meshes_) release(entry.second);
+  meshes_.clear();
+  if (lineVao_) glDeleteVertexArrays(1, &lineVao_);
+  if (lineVbo_) glDeleteBuffers(1, &lineVbo_);
+  if (emptyVao_) glDeleteVertexArrays(1, &emptyVao_);
+  lineVao_ = lineVbo_ = emptyVao_ = 0;
+  shaded_.reset();
+  lines_.reset();
+  background_.reset();
+  glInfo_.ok = false;
+}
+
+const Viewport::GpuMesh* Viewport::meshFor(const DrawItem& item) {
+  switch (item.primitive) {
+    case Primitive::Box: return &primitives_[0];
+    case Primitive::Cylinder: return &primitives_[1];
+    case Primitive::Sphere: return &primitives_[2];
+    case Primitive::Cone: return &primitives_[3];
+    case Primitive::Mesh: break;
+  }
+  if (!item.mesh) return nullptr;
+  // File meshes are uploaded on first use and kept while a scene refers to them.
+  auto it = meshes_.find(item.mesh.get());
+  if (it == meshes_.end())
+    it = meshes_.emplace(item.mesh.get(), std::make_pair(item.mesh, upload(meshFromData(*item.mesh)))).first;
+  return &it->second.second;
+}
+
+void Viewport::resizeGL(int w, int h) {
+  if (pendingFit_ && w > 0 && h > 0) {
+    camera_.fit(scene_.bounds, double(w) / h);
+    pendingFit_ = false;
+    emit cameraChanged();
+  }
+}
+
+void Viewport::uploadLines() {
+  std::vector<float> data;
+  data.reserve(scene_.lines.points.size() * 7);
+  for (size_t i = 0; i < scene_.lines.points.size(); ++i) {
+    const Eigen::Vector3f& p = scene_.lines.points[i];
+    const Eigen::Vector4f& c = scene_.lines.colors[i];
+    data.insert(data.end(), {p.x(), p.y(), p.z(), c.x(), c.y(), c.z(), c.w()});
+  }
+  glBindVertexArray(lineVao_);
+  glBindBuffer(GL_ARRAY_BUFFER, lineVbo_);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(data.size() * sizeof(float)), data.data(), GL_DYNAMIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 7 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 7 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
+  glBindVertexArray(0);
+  lineVertexCount_ = static_cast<int>(scene_.lines.points.size());
+  linesDirty_ = false;
+}
+
+void Viewport::drawBackground() {
+  glDisable(GL_DEPTH_TEST);
+  background_->bind();
+  background_->setUniformValue("uTop", kBackgroundTop.x(), kBackgroundTop.y(), kBackgroundTop.z());
+  background_->setUniformValue("uBottom", kBackgroundBottom.x(), kBackgroundBottom.y(), kBackgroundBottom.z());
+  glBindVertexArray(emptyVao_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glEnable(GL_DEPTH_TEST);
+}
+
+void Viewport::drawItems(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, const std::vector<DrawItem>& items) {
+  shaded_->bind();
+  const GLuint prog = shaded_->programId();
+  const GLint uModel = glGetUniformLocation(prog, "uModel"), uNormal = glGetUniformLocation(prog, "uNormalMat"),
+              uColor = glGetUniformLocation(prog, "uColor");
+  glUniformMatrix4fv(glGetUniformLocation(prog, "uView"), 1, GL_FALSE, view.data());
+  glUniformMatrix4fv(glGetUniformLocation(prog, "uProj"), 1, GL_FALSE, proj.data());
+  for (const DrawItem& item : items) {
+    const GpuMesh* mesh = meshFor(item);
+    if (!mesh || mesh->indexCount == 0) continue;
+    // Normals go through the inverse transpose (shapes are scaled non-uniformly).
+    const Eigen::Matrix3f a = item.transform.topLeftCorner<3, 3>();
+    const float det = a.determinant();
+    const Eigen::Matrix3f normalMat = std::abs(det) > 1e-30f ? Eigen::Matrix3f(a.inverse().transpose()) : a;
+    glUniformMatrix4fv(uModel, 1, GL_FALSE, item.transform.data());
+    glUniformMatrix3fv(uNormal, 1, GL_FALSE, normalMat.data());
+    glUniform4f(uColor, item.color.x(), item.color.y(), item.color.z(), item.color.w());
+    glBindVertexArray(mesh->vao);
+    glDrawElements(GL_TRIANGLES, mesh->indexCount, GL_UNSIGNED_INT, nullptr);
+  }
+  glBindVertexArray(0);
+}
+
+void Viewport::drawLines(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj) {
+  if (linesDirty_) uploadLines();
+  if (lineVertexCount_ == 0) return;
+  // Blended over the shapes' depth, without writing depth, so the grid never hides anything.
+  glEnable(GL_BLEND);
+  // Colour blends; destination alpha stays 1: the widget is composited into the window by its
+  // alpha, and a translucent pixel would let whatever lies beneath show through.
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+  glDepthMask(GL_FALSE);
+  lines_->bind();
+  const Eigen::Matrix4f vp = proj * view;
+  glUniformMatrix4fv(glGetUniformLocation(lines_->programId(), "uViewProj"), 1, GL_FALSE, vp.data());
+  glBindVertexArray(lineVao_);
+  glDrawArrays(GL_LINES, 0, lineVertexCount_);
+  glBindVertexArray(0);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+}
+
+void Viewport::drawHiddenGlyphs(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj) {
+  // Joint glyphs and handle markers hidden inside or behind bodies show through faintly
+  // ("x-ray"): drawn again where they fail the depth test, blended, without writing depth.
+  std::vector<DrawItem> hidden;
+  for (const DrawItem& it : scene_.items) {
+    if (it.role != ItemRole::JointGlyph && it.role != ItemRole::HandleMarker) continue;
+    hidden.push_back(it);
+    hidden.back().color.w() = kHiddenGlyphAlpha;
+  }
+  if (hidden.empty()) return;
+  glEnable(GL_BLEND);
+  // Colour blends; destination alpha stays 1: the widget is composited into the window by its
+  // alpha, and a translucent pixel would let whatever lies beneath show through.
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+  glDepthMask(GL_FALSE);
+  glDepthFunc(GL_GREATER);
+  // Front faces only, so a glyph's far side does not double its tint.
+  glEnable(GL_CULL_FACE);
+  glCullFace(GL_BACK);
+  drawItems(view, proj, hidden);
+  glDisable(GL_CULL_FACE);
+  glDepthFunc(GL_LESS);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+}
+
+void Viewport::drawAxisTriad() {
+  // A small x/y/z triad in the lower-left corner that turns with the camera (orthographic).
+  const int size = std::max(60, std::min(width(), height()) / 7);
+  const qreal dpr = devicePixelRatioF();
+  glViewport(0, 0, GLsizei(size * dpr), GLsizei(size * dpr));
+  glClear(GL_DEPTH_BUFFER_BIT);
+  Camera c = camera_;
+  c.target = Eigen::Vector3d::Zero();
+  c.distance = 3.0;
+  const Eigen::Matrix4f view = c.viewMatrix();
+  Eigen::Matrix4f ortho = Eigen::Matrix4f::Identity();
+  ortho(0, 0) = ortho(1, 1) = 1.0f / 1.25f;
+  ortho(2, 2) = -1.0f / 4.0f;
+  ortho(2, 3) = -3.0f / 4.0f;
+  std::vector<DrawItem> items;
+  const Eigen::Vector4f colors[3] = {{0.90f, 0.30f, 0.26f, 1}, {0.36f, 0.78f, 0.32f, 1}, {0.34f, 0.52f, 0.96f, 1}};
+  for (int a = 0; a < 3; ++a) {
+    const Eigen::Vector3d d = Eigen::Vector3d::Unit(a);
+    const Eigen::Quaterniond q = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), d);
+    auto place = [&](double along, double r, double len) {
+      Eigen::Matrix4d t = Eigen::Matrix4d::Identity();
+      t.block<3, 3>(0, 0) = q.toRotationMatrix() * Eigen::Vector3d(r, r, len).asDiagonal();
+      t.block<3, 1>(0, 3) = d * along;
+      return Eigen::Matrix4f(t.cast<float>());
+    };
+    DrawItem shaft;
+    shaft.primitive = Primitive::Cylinder;
+    shaft.color = colors[a];
+    shaft.transform = place(0.37, 0.05, 0.74);
+    items.push_back(shaft);
+    DrawItem head = shaft;
+    head.primitive = Primitive::Cone;
+    head.transform = place(0.74, 0.13, 0.3);
+    items.push_back(head);
+  }
+  DrawItem hub;
+  hub.primitive = Primitive::Sphere;
+  hub.color = {0.85f, 0.86f, 0.88f, 1};
+  hub.transform = Eigen::Matrix4f::Identity();
+  hub.transform.topLeftCorner<3, 3>() *= 0.09f;
+  items.push_back(hub);
+  drawItems(view, ortho, items);
+  glViewport(0, 0, GLsizei(width() * dpr), GLsizei(height() * dpr));
+}
+
+void Viewport::paintGL() {
+  if (!glInfo_.ok) {
+    // No usable context: at least clear to the background colour.
+    auto* f = context()->functions();
+    f->glClearColor(kBackgroundTop.x(), kBackgroundTop.y(), kBackgroundTop.z(), 1);
+    f->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    ++paintCount_;
+    emit framePainted();
+    return;
+  }
+  if (pendingFit_ && width() > 0 && height() > 0) {
+    camera_.fit(scene_.bounds, double(width()) / height());
+    pendingFit_ = false;
+    emit cameraChanged();
+  }
+  const qreal dpr = devicePixelRatioF();
+  glViewport(0, 0, GLsizei(width() * dpr), GLsizei(height() * dpr));
+  glClearColor(kBackgroundTop.x(), kBackgroundTop.y(), kBackgroundTop.z(), 1);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_MULTISAMPLE);
+  drawBackground();
+
+  // Opaque shapes and glyphs first, then the blended ground grid, then the corner triad.
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDisable(GL_CULL_FACE);
+  const double aspect = height() > 0 ? double(width()) / height() : 1.0;
+  const Eigen::Matrix4f view = camera_.viewMatrix();
+  const Eigen::Matrix4f proj = camera_.projectionMatrix(aspect, scene_.radius());
+  drawItems(view, proj, scene_.items);
+  drawLines(view, proj);
+  drawHiddenGlyphs(view, proj);
+  drawAxisTriad();
+
+  ++paintCount_;
+  emit framePainted();
+}
+
+void Viewport::mousePressEvent(QMouseEvent* e) {
+  lastPos_ = e->position().toPoint();
+  dragButton_ = e->button();
+  dragPans_ = e->button() == Qt::MiddleButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier));
+  setFocus(Qt::MouseFocusReason);
+  e->accept();
+}
+
+void Viewport::mouseMoveEvent(QMouseEvent* e) {
+  if (dragButton_ == Qt::NoButton) return;
+  const QPoint p = e->position().toPoint();
+  const QPoint d = p - lastPos_;
+  lastPos_ = p;
+  if (dragPans_) camera_.pan(d.x(), d.y(), height());
+  else if (dragButton_ == Qt::LeftButton) camera_.orbit(d.x(), d.y());
+  else if (dragButton_ == Qt::RightButton) camera_.zoom(-d.y() / 40.0);
+  else return;
+  emit cameraChanged();
+  update();
+  e->accept();
+}
+
+void Viewport::mouseReleaseEvent(QMouseEvent* e) {
+  if (e->button() == dragButton_) dragButton_ = Qt::NoButton;
+  e->accept();
+}
+
+void Viewport::wheelEvent(QWheelEvent* e) {
+  const double steps = e->angleDelta().y() / 120.0;
+  if (steps == 0) return;
+  camera_.zoom(steps);
+  emit cameraChanged();
+  update();
+  e->accept();
+}
+
+void Viewport::keyPressEvent(QKeyEvent* e) {
+  if (e->key() == Qt::Key_F && e->modifiers() == Qt::NoModifier) {
+    fitToView();
+    e->accept();
+    return;
+  }
+  QOpenGLWidget::keyPressEvent(e);
+}
+
+}  // namespace mechsim::ui
