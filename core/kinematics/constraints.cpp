@@ -94,8 +94,9 @@ void constraintJacobian(const Model& m, Data& d) {
       !d.Jq.isCompressed())
     d.Jq = m.jacobianPattern;
   double* values = d.Jq.valuePtr();
-  kin::forEachRowAt<kin::kGradient>(m, d.q, nullptr, d.t, true,
-                                    [&](const kin::RowInfo& info, const kin::Jet1& r) { kin::scatterRow(m, info, r, values); });
+  kin::forEachRowAt<kin::kGradient>(m, d.q, nullptr, d.t, true, [&](const kin::RowInfo& info, const kin::Jet1& r) {
+    kin::scatterRow(m, info, r, values);
+  });
 }
 
 VecX constraintTimeDerivative(const Model& m, const Data& d) {
@@ -104,8 +105,8 @@ VecX constraintTimeDerivative(const Model& m, const Data& d) {
   if (m.drivers.empty()) return phiT;
   // Only the driver rows depend on t.
   const kin::BodyFrames frames(m, d.q, nullptr);
-  kin::forEachDriverRow<kin::kValue | kin::kTime>(m, frames, d.t,
-                                                  [&](const kin::RowInfo& info, const kin::Jet1Lean&) { phiT(info.row) = info.phiT; });
+  kin::forEachDriverRow<kin::kValue | kin::kTime>(
+      m, frames, d.t, [&](const kin::RowInfo& info, const kin::Jet1Lean&) { phiT(info.row) = info.phiT; });
   return phiT;
 }
 
@@ -113,8 +114,8 @@ VecX accelerationRhs(const Model& m, const Data& d) {
   checkSizes(m, d);
   VecX gamma(m.nEquations);
   const VecX* qd = d.qd.size() == m.nq ? &d.qd : nullptr;
-  kin::forEachRowAt<kin::kRates | kin::kTime>(
-      m, d.q, qd, d.t, true, [&](const kin::RowInfo& info, const kin::Jet1Lean& r) { gamma(info.row) = -r.a2 + info.gammaTime; });
+  auto row = [&](const kin::RowInfo& info, const kin::Jet1Lean& r) { gamma(info.row) = -r.a2 + info.gammaTime; };
+  kin::forEachRowAt<kin::kRates | kin::kTime>(m, d.q, qd, d.t, true, row);
   return gamma;
 }
 

@@ -21,7 +21,7 @@ struct Fixed {
   static void equations(const JointContext<W>& c, RowJet<W>* out) {
     // Point coincidence.
     const Jet3<W> d = c.jointPoint(0) - c.jointPoint(1);
-    for (int k = 0; k < 3; ++k) out[k] = component(d, k);
+    components(d, out);
     // Orientation lock.
     const Jet3<W> x1 = c.axis(0, 0);
     const Jet3<W> z2 = c.axis(1, 2);

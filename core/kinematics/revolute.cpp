@@ -26,7 +26,7 @@ struct Revolute {
   static void equations(const JointContext<W>& c, RowJet<W>* out) {
     // Point coincidence: the joint point of body1 minus that of body2.
     const Jet3<W> d = c.jointPoint(0) - c.jointPoint(1);
-    for (int k = 0; k < 3; ++k) out[k] = component(d, k);
+    components(d, out);
     // Axis parallel: body2's axis is perpendicular to body1's x and y.
     const Jet3<W> z2 = c.axis(1, 2);
     out[3] = dot(c.axis(0, 0), z2);

@@ -21,7 +21,7 @@ struct Spherical {
   static void equations(const JointContext<W>& c, RowJet<W>* out) {
     // Point coincidence only.
     const Jet3<W> d = c.jointPoint(0) - c.jointPoint(1);
-    for (int k = 0; k < 3; ++k) out[k] = component(d, k);
+    components(d, out);
   }
 
   template <unsigned W>

@@ -217,17 +217,34 @@ inline RowJet<W> norm(const Jet3<W>& x) {
   return f;
 }
 
-/// Component k of x.
+/// The three components of x into out[0..2] (the rows of a point coincidence); with
+/// D = 2 [c | α I − [c]×] the p-block of row k is row k of D.
 template <unsigned W>
-inline RowJet<W> component(const Jet3<W>& x, int k) {
-  RowJet<W> f;
-  f.v = x.v(k);
-  if constexpr ((W & kRates) != 0) {
-    f.vd = x.rt.vd(k);
-    f.a2 = x.rt.a2(k);
+inline void components(const Jet3<W>& x, RowJet<W>* out) {
+  for (int k = 0; k < 3; ++k) {
+    out[k] = RowJet<W>{};
+    out[k].v = x.v(k);
+    if constexpr ((W & kRates) != 0) {
+      out[k].vd = x.rt.vd(k);
+      out[k].a2 = x.rt.a2(k);
+    }
   }
-  if constexpr ((W & kGradient) != 0) addContraction(x.d, Vec3::Unit(k), f);
-  return f;
+  if constexpr ((W & kGradient) != 0)
+    for (int s = 0; s < 2; ++s) {
+      if (x.d.usesR[s])
+        for (int k = 0; k < 3; ++k) {
+          out[k].g[s](k) = x.d.cr[s];
+          out[k].usesR[s] = true;
+        }
+      if (x.d.usesP[s]) {
+        const Vec3 c = 2.0 * x.d.c[s];
+        const double a = 2.0 * x.d.alpha[s];
+        out[0].g[s].template tail<4>() << c.x(), a, c.z(), -c.y();
+        out[1].g[s].template tail<4>() << c.y(), -c.z(), a, c.x();
+        out[2].g[s].template tail<4>() << c.z(), c.y(), -c.x(), a;
+        for (int k = 0; k < 3; ++k) out[k].usesP[s] = true;
+      }
+    }
 }
 
 /// α x + β y (constant coefficients).

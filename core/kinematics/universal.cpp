@@ -23,7 +23,7 @@ struct Universal {
   static void equations(const JointContext<W>& c, RowJet<W>* out) {
     // Point coincidence.
     const Jet3<W> d = c.jointPoint(0) - c.jointPoint(1);
-    for (int k = 0; k < 3; ++k) out[k] = component(d, k);
+    components(d, out);
     // The two axes stay perpendicular.
     out[3] = dot(c.axis(0, 2), c.axis(1, 1));
   }
