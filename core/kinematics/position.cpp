@@ -75,10 +75,17 @@ void evaluate(const Model& m, const VecX& q, double t, bool withDrivers, VecX& p
   phi.resize(rows);
   if (J.nonZeros() != m.jacobianPattern.nonZeros() || J.rows() != m.nEquations) J = m.jacobianPattern;
   double* values = J.valuePtr();
-  forEachRow(m, q, nullptr, t, withDrivers, [&](const RowInfo& info, const Jet1& r) {
+  forEachRowAt<kGradient>(m, q, nullptr, t, withDrivers, [&](const RowInfo& info, const Jet1& r) {
     phi(info.row) = r.v;
     scatterRow(m, info, r, values);
   });
+}
+
+/// Φ only (no gradients): for the predictor and step-halving tests, where Φ_q is not needed.
+void evaluateResidual(const Model& m, const VecX& q, double t, bool withDrivers, VecX& phi) {
+  const int rows = withDrivers ? m.nEquations : m.nEquations - static_cast<int>(m.drivers.size());
+  phi.resize(rows);
+  forEachRowAt<kValue>(m, q, nullptr, t, withDrivers, [&](const RowInfo& info, const Jet1Lean& r) { phi(info.row) = r.v; });
 }
 
 }  // namespace
@@ -126,17 +133,16 @@ bool newton(const Model& m, KinematicsWorkspace& ws, VecX& q, double t, bool wit
     bool accepted = false;
     for (int h = 0; h <= kMaxHalvings; ++h, alpha *= 0.5) {
       trial = q + alpha * ws.dq;
-      evaluate(m, trial, t, withDrivers, phiTrial, JTrial);
+      evaluateResidual(m, trial, t, withDrivers, phiTrial);
       const double n = phiTrial.norm();
       if (std::isfinite(n) && n < norm0) {
         accepted = true;
         break;
       }
     }
-    if (!accepted) {
-      trial = q + ws.dq;
-      evaluate(m, trial, t, withDrivers, phiTrial, JTrial);
-    }
+    if (!accepted) trial = q + ws.dq;
+    // Φ and Φ_q at the accepted iterate.
+    evaluate(m, trial, t, withDrivers, phiTrial, JTrial);
     q.swap(trial);
     phi.swap(phiTrial);
     J.swap(JTrial);
@@ -188,9 +194,9 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
   if (predicted) {
     // Keep the prediction only when it is closer to Φ(·, t) = 0 than the entry position (a long
     // jump in t can make the Taylor step worse than no step).
-    kin::evaluate(m, q, t, opt.drivers, ws.phi, ws.J);
+    kin::evaluateResidual(m, q, t, opt.drivers, ws.phi);
     const double predictedNorm = ws.phi.norm();
-    kin::evaluate(m, d.q, t, opt.drivers, ws.phi, ws.J);
+    kin::evaluateResidual(m, d.q, t, opt.drivers, ws.phi);
     predicted = std::isfinite(predictedNorm) && predictedNorm < ws.phi.norm();
   }
   if (!predicted) q = d.q;
