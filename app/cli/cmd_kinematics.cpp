@@ -1,8 +1,10 @@
 // app/cli/cmd_kinematics.cpp — `mechsim-cli kinematics FILE --t-end T --dt H --out OUT.csv`.
 //
 // Kinematic analysis driven by the file's drivers from t = 0 to T: at each output time the
-// position analysis (Newton with least-squares / minimum-norm steps, paper 003) starts from the
-// previous solution, then velocities and accelerations follow from the same Jacobian. Writes the
+// position analysis (Newton with least-squares / minimum-norm steps, paper 003) starts from a
+// second-order prediction q + q̇Δt + ½q̈Δt² of the previous solution (which keeps the assembly
+// branch through singular positions), then velocities and accelerations follow from the same
+// Jacobian. Writes the
 // trajectory CSV of FORMAT.md §3 with velocity and acceleration columns after the positions
 // (.json output when OUT ends in .json), atomically. If the position analysis fails at some time,
 // the rows computed until then are written, the failure is reported and the exit status is 2.
