@@ -29,12 +29,7 @@ int cmdCheck(const Args& args) {
   const bool json = hasFlag(args, "--json");
 
   Model model;
-  try {
-    model = io::loadModel(pos[0]);
-  } catch (const io::LoadError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 1;
-  }
+  if (!loadModelOrReport(pos[0], model)) return 1;
 
   // Mobility at the file's configuration, t = 0.
   Data data = makeData(model);

@@ -55,12 +55,7 @@ int cmdKinematics(const Args& args) {
   }
 
   Model model;
-  try {
-    model = io::loadModel(pos[0]);
-  } catch (const io::LoadError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 1;
-  }
+  if (!loadModelOrReport(pos[0], model)) return 1;
 
   Data d = makeData(model);
   std::vector<io::TrajectoryFrame> frames;

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/model.h"
+
 namespace mechsim::cli {
 
 using Args = std::vector<std::string>;
@@ -19,6 +21,9 @@ bool hasFlag(const Args& args, const std::string& flag);
 std::string optionValue(const Args& args, const std::string& name, bool* missing = nullptr);
 /// The positional arguments (those not starting with "--" and not an option's value).
 std::vector<std::string> positionals(const Args& args, const std::vector<std::string>& optionsWithValue);
+/// io::loadModel(path) into `model`; on a file error prints FILE:LINE:COL: error: ... to stderr
+/// and returns false (the caller exits 1).
+bool loadModelOrReport(const std::string& path, Model& model);
 /// Parses a finite number; prints `mechsim-cli: <what>: expected a number, got '<s>'` and returns false.
 bool parseNumber(const std::string& s, const std::string& what, double& out);
 

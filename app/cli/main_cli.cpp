@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "core/io/load.h"
 
 namespace {
 
@@ -91,6 +92,16 @@ std::vector<std::string> positionals(const Args& args, const std::vector<std::st
     out.push_back(a);
   }
   return out;
+}
+
+bool loadModelOrReport(const std::string& path, Model& model) {
+  try {
+    model = io::loadModel(path);
+    return true;
+  } catch (const io::LoadError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return false;
+  }
 }
 
 bool parseNumber(const std::string& s, const std::string& what, double& out) {

@@ -49,11 +49,28 @@
 // threshold or rank test. J comes from sparse triangular solves L1ᵀ Jᵀ = L2ᵀ for all m − r rows
 // at once (RectangularSparseLu::jTranspose, paper Table 4.4 step 2), skipping zero rows; it is
 // kept dense as Jᵀ (r × (m − r)) because L2 fills in anyway, so J b1 and Jᵀ r2 in a solve are two
-// short dense products. K = U1⁻¹ U2 likewise (dense, r × (n − r)). S and I + KᵀK are small dense SPD
-// matrices (order m − r and n − r) factored by Cholesky (Eigen::LLT).
+// short dense products. K = U1⁻¹ U2 likewise (dense, r × (n − r)).
+//
+// ---- Factoring S = I + J Jᵀ and I + Kᵀ K without forming them ----
+// Both reduced systems are normal equations: S = [Jᵀ; I]ᵀ [Jᵀ; I], I + KᵀK = [K; I]ᵀ [K; I], and
+// every use above is a linear least-squares problem for the stacked matrix (a "min ‖[M; I] z − g‖"):
+//   (3.7)  S r2 = b2 − J b1   ⇔ r2 = argmin ‖[Jᵀ; I] r2 − [−b1; b2]‖
+//   (3.9)  S x2 = J z         ⇔ x2 = argmin ‖[Jᵀ; I] x2 − [z; 0]‖
+//   (R2)   (I + KᵀK) x2 = Kᵀ w ⇔ x2 = argmin ‖[K; I] x2 − [w; 0]‖
+//   (T1)   (I + KᵀK) s = c2 − Kᵀ c1 ⇔ s = argmin ‖[K; I] s − [−c1; c2]‖
+// Forming S and factoring it by Cholesky squares the condition number: cond(I + KᵀK) = 1 + ‖K‖²
+// (for ‖K‖ ≫ 1). J is harmless (L1 is well conditioned under threshold pivoting), but K = U1⁻¹ U2
+// is not: the pivot columns are fixed by COLAMD, so on a mechanism's joint rows (free columns =
+// the degrees of freedom) U1 can be far worse conditioned than A — car-full's joint rows have
+// cond(A) ≈ 42 but cond(U1) ≈ 4e6, ‖K‖ ≈ 5e5 — and the Cholesky route lost 7-8 digits (A⁺b to
+// 2.5e-8 relative). So the stacked matrices are factored by Householder QR instead, [M; I] = Q R
+// with Rᵀ R = the paper's S (never formed), and each solve is z = R⁻¹ (Qᵀ g)(0:k): backward stable
+// for the least-squares problem, error ~ ε cond([M; I]) = ε ‖K‖ instead of ε ‖K‖². Same orders of
+// work as forming and factoring S (r k² flops, k = m − r or n − r), and the solves stay
+// allocation-free (reflectors applied in place).
 #include "core/linalg/lu_nullspace.h"
 
-#include <Eigen/Cholesky>
+#include <Eigen/QR>
 #include <algorithm>
 #include <stdexcept>
 
@@ -70,15 +87,17 @@ struct LuNullspace::Impl {
   std::vector<int> freeCols;             // (n − r) original columns without a pivot
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Jt;  // (r × m − r) Jᵀ = L1⁻ᵀ L2ᵀ
   MatX K;                                // (r × n − r) U1⁻¹ U2
-  MatX S, SK;                            // (m − r)², (n − r)²: I + J Jᵀ, I + Kᵀ K
-  Eigen::LLT<MatX> llS, llSK;
+  // Householder QR of [Jᵀ; I] ((r + m − r) × (m − r)) and [K; I] ((r + n − r) × (n − r)):
+  // Rᵀ R = S = I + J Jᵀ resp. I + Kᵀ K (see the opening comment).
+  Eigen::HouseholderQR<MatX> qrS, qrSK;
   // Solve workspace (mutable: solves are const but not re-entrant on one object).
-  mutable VecX wm, wr, wr2, wm2, wn2;
+  mutable VecX wm, wr, wr2, wm2, wn2, gS, gSK;
 
   int m() const { return lu.rows(); }
   int n() const { return lu.cols(); }
   int r() const { return lu.rank(); }
   void buildReduced();
+  static void lsqStacked(const Eigen::HouseholderQR<MatX>& qr, VecX& g, VecX& z);
   void solveRows(const VecX& b, VecX& x, bool minNormCols) const;
   void solveTranspose(const VecX& c, VecX& x) const;
 };
@@ -139,25 +158,52 @@ void LuNullspace::Impl::buildReduced() {
   freeCols.assign(co.begin() + r_, co.end());
   std::sort(freeCols.begin(), freeCols.end());
 
-  // J = L2 L1⁻¹ by sparse triangular solves (all m − r rows at once, as Jᵀ); S = I + J Jᵀ (3.7, 3.9).
+  // J = L2 L1⁻¹ by sparse triangular solves (all m − r rows at once, as Jᵀ); S = I + J Jᵀ (3.7, 3.9)
+  // as the QR factor of [Jᵀ; I].
   Jt.resize(r_, m2);
   if (m2 > 0 && r_ > 0) lu.jTranspose(Jt.data());
-  S.setIdentity(m2, m2);
-  if (m2 > 0 && r_ > 0) S.selfadjointView<Eigen::Lower>().rankUpdate(Jt.transpose());
-  if (m2 > 0) llS.compute(S);
+  if (m2 > 0) {
+    MatX stacked(r_ + m2, m2);
+    stacked.topRows(r_) = Jt;
+    stacked.bottomRows(m2).setIdentity();
+    qrS.compute(stacked);
+  }
 
-  // Columns of K = U1⁻¹ U2; I + Kᵀ K (R2, T1).
+  // Columns of K = U1⁻¹ U2; I + Kᵀ K (R2, T1) as the QR factor of [K; I].
   K.resize(r_, n2);
   for (int f = 0; f < n2; ++f) lu.kColumn(f, K.col(f).data());
-  SK.setIdentity(n2, n2);
-  if (n2 > 0 && r_ > 0) SK.selfadjointView<Eigen::Lower>().rankUpdate(K.transpose());
-  if (n2 > 0) llSK.compute(SK);
+  if (n2 > 0) {
+    MatX stacked(r_ + n2, n2);
+    stacked.topRows(r_) = K;
+    stacked.bottomRows(n2).setIdentity();
+    qrSK.compute(stacked);
+  }
 
   wm.resize(m_);
   wr.resize(r_);
   wr2.resize(r_);
   wm2.resize(m2);
   wn2.resize(n2);
+  gS.resize(r_ + m2);
+  gSK.resize(r_ + n2);
+}
+
+// z = argmin ‖[M; I] z − g‖ from the QR factors of [M; I] (k columns): g ← Qᵀ g (reflectors applied
+// one by one, in place), z = R⁻¹ g(0:k). No allocation.
+void LuNullspace::Impl::lsqStacked(const Eigen::HouseholderQR<MatX>& qr, VecX& g, VecX& z) {
+  const MatX& QR = qr.matrixQR();
+  const auto& tau = qr.hCoeffs();
+  const Eigen::Index rows = QR.rows(), k = QR.cols();
+  for (Eigen::Index j = 0; j < k; ++j) {
+    // H_j = I − τ v vᵀ, v = [1; QR(j+1:rows, j)] acting on g(j:rows).
+    double d = g[j];
+    for (Eigen::Index i = j + 1; i < rows; ++i) d += QR(i, j) * g[i];
+    d *= tau[j];
+    g[j] -= d;
+    for (Eigen::Index i = j + 1; i < rows; ++i) g[i] -= d * QR(i, j);
+  }
+  z = g.head(k);
+  QR.topLeftCorner(k, k).triangularView<Eigen::Upper>().solveInPlace(z);
 }
 
 // x = Q [w − K x2; x2] (or Q [w; 0]) from (R1)-(R2).
@@ -173,9 +219,10 @@ void LuNullspace::Impl::solveRows(const VecX& b, VecX& x, bool minNormCols) cons
   if (m2 > 0 && r_ > 0) {
     Eigen::Map<VecX> b1(y, r_);
     Eigen::Map<const VecX> b2(wm.data() + r_, m2);
-    // (3.7): S r2 = b2 − J b1.
-    wm2.noalias() = b2 - Jt.transpose() * b1;
-    llS.solveInPlace(wm2);
+    // (3.7): S r2 = b2 − J b1, i.e. r2 = argmin ‖[Jᵀ; I] r2 − [−b1; b2]‖.
+    gS.head(r_) = -b1;
+    gS.tail(m2) = b2;
+    lsqStacked(qrS, gS, wm2);
     // (3.8): L1 y = b1 + Jᵀ r2.
     b1.noalias() += Jt * wm2;
   }
@@ -185,10 +232,11 @@ void LuNullspace::Impl::solveRows(const VecX& b, VecX& x, bool minNormCols) cons
 
   if (x.size() != n_) x.resize(n_);
   if (n2 > 0 && minNormCols && r_ > 0) {
-    // (R2): (I + KᵀK) x2 = Kᵀ w, x1 = w − K x2.
+    // (R2): (I + KᵀK) x2 = Kᵀ w, i.e. x2 = argmin ‖[K; I] x2 − [w; 0]‖; x1 = w − K x2.
     Eigen::Map<const VecX> w(y, r_);
-    wn2.noalias() = K.transpose() * w;
-    llSK.solveInPlace(wn2);
+    gSK.head(r_) = w;
+    gSK.tail(n2).setZero();
+    lsqStacked(qrSK, gSK, wn2);
     wr.noalias() = w - K * wn2;
     for (int t = 0; t < r_; ++t) x[co[t]] = wr[t];
     for (int f = 0; f < n2; ++f) x[co[r_ + f]] = wn2[f];
@@ -208,9 +256,10 @@ void LuNullspace::Impl::solveTranspose(const VecX& c, VecX& x) const {
   // c̃ = Qᵀ c = [c1; c2] → u (T1).
   for (int t = 0; t < r_; ++t) wr[t] = c[co[t]];
   if (n2 > 0 && r_ > 0) {
-    for (int f = 0; f < n2; ++f) wn2[f] = c[co[r_ + f]];
-    wn2.noalias() -= K.transpose() * wr;
-    llSK.solveInPlace(wn2);
+    // (I + KᵀK) s = c2 − Kᵀ c1, i.e. s = argmin ‖[K; I] s − [−c1; c2]‖; u = c1 + K s.
+    gSK.head(r_) = -wr;
+    for (int f = 0; f < n2; ++f) gSK[r_ + f] = c[co[r_ + f]];
+    lsqStacked(qrSK, gSK, wn2);
     wr.noalias() += K * wn2;
   }
   // v = U1⁻ᵀ u, then z = L1⁻ᵀ v (= A1⁻ᵀ c when r = n).
@@ -219,9 +268,10 @@ void LuNullspace::Impl::solveTranspose(const VecX& c, VecX& x) const {
 
   if (x.size() != m_) x.resize(m_);
   if (m2 > 0 && r_ > 0) {
-    // (3.9): S x2 = J z.
-    wm2.noalias() = Jt.transpose() * wr;
-    llS.solveInPlace(wm2);
+    // (3.9): S x2 = J z, i.e. x2 = argmin ‖[Jᵀ; I] x2 − [z; 0]‖.
+    gS.head(r_) = wr;
+    gS.tail(m2).setZero();
+    lsqStacked(qrS, gS, wm2);
     // (3.10): x1 = z − Jᵀ x2.
     wr.noalias() -= Jt * wm2;
     for (int t = 0; t < r_; ++t) x[ro[t]] = wr[t];
