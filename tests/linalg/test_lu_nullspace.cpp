@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <limits>
+#include <random>
 
 #include "core/linalg/dense_cod.h"
 #include "core/linalg/lu_nullspace.h"
@@ -70,6 +71,7 @@ class TestLuNullspace : public QObject {
   void sliderCrankSingularPosition();
   void zeroAndEdgeShapes();
   void equation310NeedsInverseTranspose();
+  void scaledFreeColumnsMechanismLike();
 };
 
 // Full column rank: rank, redundant rows, consistent and inconsistent LS, min-norm transpose.
@@ -421,4 +423,59 @@ void TestLuNullspace::equation310NeedsInverseTranspose() {
 }
 
 QTEST_APPLESS_MAIN(TestLuNullspace)
+
+// Regression: an underdetermined, rank-deficient matrix shaped like a mechanism's joint rows — a
+// chain of bodies, each with 3 "position" columns of scale 1 and 4 "rotation" columns of scale
+// 1e-3 (cf. lengths vs quaternion entries), 3 nonzeros per row coupling neighbouring bodies, one
+// redundant row. A itself is well conditioned, but the rank test is relative to each column's own
+// scale, so COLAMD's column order lets small-scale columns take pivots: U1 is ill conditioned and
+// K = U1⁻¹U2 is large. The free-column stage (I + KᵀK) x2 = Kᵀ w, solved by Cholesky of the
+// formed matrix, lost ~‖K‖²ε (A⁺b to ~1e-8 here); solved by QR of [K; I] it agrees with the COD.
+void TestLuNullspace::scaledFreeColumnsMechanismLike() {
+  std::mt19937 rng(20261121);
+  std::normal_distribution<double> g;
+  const int bodies = 12, perBody = 7, n = bodies * perBody;
+  std::vector<Triplet> t;
+  int row = 0;
+  auto scale = [](int col) { return col % 7 < 3 ? 1.0 : 1e-3; };
+  for (int b = 0; b < bodies; ++b)
+    for (int k = 0; k < 5; ++k, ++row) {  // 5 joint-like rows per body: 2 free columns per body
+      const int c0 = b * perBody + k % perBody;
+      const int c1 = b * perBody + (k + 3) % perBody;
+      const int c2 = ((b + 1) % bodies) * perBody + (k + 1) % perBody;
+      for (int c : {c0, c1, c2}) t.emplace_back(row, c, g(rng) * scale(c));
+    }
+  SpMat A0(row, n);
+  A0.setFromTriplets(t.begin(), t.end());
+  // One redundant row: the sum of two others.
+  SpMat A(row + 1, n);
+  {
+    std::vector<Triplet> t2 = t;
+    for (int k = 0; k < A0.outerSize(); ++k)
+      for (SpMat::InnerIterator it(A0, k); it; ++it)
+        if (it.row() == 3 || it.row() == 17) t2.emplace_back(row, it.col(), it.value());
+    A.setFromTriplets(t2.begin(), t2.end());
+  }
+  A.makeCompressed();
+  DenseCod cod;
+  QVERIFY(cod.compute(A));
+  for (double u : {0.1, 1.0}) {
+    LuNullspaceOptions o;
+    o.pivotThreshold = u;
+    LuNullspace lu(o);
+    QVERIFY(lu.compute(A));
+    QCOMPARE(lu.rank(), cod.rank());
+    QVERIFY(lu.rank() < A.rows() && lu.rank() < n);
+    const VecX b1 = A * randomVec(n, 3);  // consistent
+    const VecX b2 = randomVec(A.rows(), 4);  // inconsistent
+    const VecX c = randomVec(n, 5);
+    const double e1 = relErr(lu.solve(b1), cod.solve(b1));
+    const double e2 = relErr(lu.solve(b2), cod.solve(b2));
+    const double e3 = relErr(lu.solveMinNormTranspose(c), cod.solveMinNormTranspose(c));
+    qInfo("scaled mechanism-like %dx%d rank %d (u = %.1f): errors vs COD %.2e %.2e %.2e", int(A.rows()), n,
+          lu.rank(), u, e1, e2, e3);
+    QVERIFY2(std::max({e1, e2, e3}) < kRelTol, qPrintable(QString("errors %1 %2 %3").arg(e1).arg(e2).arg(e3)));
+  }
+}
+
 #include "test_lu_nullspace.moc"
