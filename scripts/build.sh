@@ -19,6 +19,7 @@ else
   type=Release
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=$type -DMECHSIM_SANITIZE=$sanitize "${extra[@]}"
-cmake --build "$build" -j "$jobs"
+# The build log goes to stderr; stdout carries only the build folder (for scripts/test.sh).
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=$type -DMECHSIM_SANITIZE=$sanitize "${extra[@]}" >&2
+cmake --build "$build" -j "$jobs" >&2
 echo "$build"

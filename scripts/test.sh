@@ -5,7 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
-build=$("$root/scripts/build.sh" "$@" | tail -n 1)
+build=$("$root/scripts/build.sh" "$@")
 export QT_QPA_PLATFORM=xcb
 # LeakSanitizer is off: Mesa and fontconfig keep allocations alive until exit by design, which
 # it would report as leaks; address and undefined-behaviour errors still abort the test.
