@@ -234,8 +234,14 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
   // Success: keep Φ, Φ_q and the factorisation at the solution (velocity analysis reuses it).
   d.q = q;
   d.t = t;
-  constraintResidual(m, d);
-  constraintJacobian(m, d);
+  if (opt.drivers) {
+    // Newton's last evaluation was at this q, with every row: reuse it rather than evaluate again.
+    d.phi = ws.phi;
+    d.Jq = ws.J;
+  } else {
+    constraintResidual(m, d);
+    constraintJacobian(m, d);
+  }
   ws.full.factorize(d.Jq);
   ws.factoredQ = d.q;
   ws.factoredT = d.t;
