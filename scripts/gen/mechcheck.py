@@ -79,7 +79,7 @@ class Model:
         self.drivers = []
         for d in doc.get("drivers", []):
             jt = self.joints[self.jidx[d["joint"]]]
-            scale = self.A if jt["type"] in ("revolute",) else L
+            scale = self.A if jt["type"] in ("revolute", "spherical", "universal") else L
             expr = d["value"].replace("^", "**")
             self.drivers.append({"name": d["name"], "joint": self.jidx[d["joint"]], "expr": expr, "scale": scale,
                                  "coord": d.get("coordinate", 0)})
@@ -115,6 +115,18 @@ class Model:
         if t == "universal":
             J["A1"] = self.ldir(b1, unit(j["axis1"]))
             J["A2"] = self.ldir(b2, unit(j["axis2"]))
+        # Joint frame (x, y, z) in each body, as compile.cpp builds it: the world axes for a
+        # spherical joint, (axis2 x axis1, axis2, axis1) for a universal one; for the coordinates.
+        if t == "spherical":
+            W = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+        elif t == "universal":
+            z = unit(j["axis1"]); y = unit(j["axis2"])
+            W = [cross(y, z), y, z]
+        else:
+            W = None
+        if W is not None:
+            J["F1"] = [self.ldir(b1, w) for w in W]
+            J["F2"] = [self.ldir(b2, w) for w in W]
         return J
 
     # ------------------------------------------------------------------------------------ equations
@@ -213,6 +225,29 @@ class Model:
                 elif J["type"] == "prismatic":
                     v, row = eq_line(J, J["a1"])
                     res.append(v - f); rows.append(row)
+                elif J["type"] in ("spherical", "universal"):
+                    # Coordinates as in core/kinematics/spherical.cpp / universal.cpp, from dot
+                    # products of frame axes X_i, Y_i, Z_i (frame1 in body1, frame2 in body2).
+                    (X1, Y1, Z1), (X2, Y2, Z2) = J["F1"], J["F2"]
+                    neg = lambda p: (-p[0], {k: -x for k, x in p[1].items()})
+
+                    def ang(Yp, Xp):
+                        (Yv, Yr), (Xv, Xr) = Yp, Xp
+                        n2 = Xv * Xv + Yv * Yv
+                        return math.atan2(Yv, Xv), {k: (Xv * Yr.get(k, 0.0) - Yv * Xr.get(k, 0.0)) / n2
+                                                    for k in set(Yr) | set(Xr)}
+                    k = dv.get("coord", 0)
+                    if J["type"] == "spherical" and k == 1:   # sin b = −Z1·X2
+                        v, row = neg(eq_dd(J, Z1, X2))
+                        res.append(v - math.sin(f)); rows.append(row)
+                    else:
+                        if J["type"] == "spherical":
+                            th, row = (ang(eq_dd(J, Y1, X2), eq_dd(J, X1, X2)) if k == 0 else
+                                       ang(eq_dd(J, Z1, Y2), eq_dd(J, Z1, Z2)))
+                        else:
+                            th, row = (ang(neg(eq_dd(J, X1, Y2)), eq_dd(J, Y1, Y2)) if k == 0 else
+                                       ang(neg(eq_dd(J, Z1, X2)), eq_dd(J, Z1, Z2)))
+                        res.append((th - f + math.pi) % (2 * math.pi) - math.pi); rows.append(row)
                 else:
                     raise ValueError("mechcheck: driver on %s joint not supported" % J["type"])
                 names.append(dv["name"] + ":drive")
@@ -273,6 +308,8 @@ class Model:
     def kinematics(self, t_end=2.0, dt=0.01, tol=1e-10, maxit=25, verbose=False):
         poses = [(list(r), [list(x) for x in R]) for r, R in self.pose]
         steps = int(round(t_end / dt))
+        res0, rows0, _, _ = self._rows(poses, 0.0)
+        redundant0 = set(self.eliminate(rows0)[1])
         worst, iters = 0.0, 0
         traj = []
         prev = None
@@ -289,7 +326,11 @@ class Model:
                 err = max(abs(x) for x in res)
                 if err < tol:
                     ok = True; break
-                ind, dep, sol = self.eliminate(rows, [-x for x in res])
+                # Newton iterates are off the constraint manifold, where a redundant row (e.g. a
+                # strap along a hinge axis) is dependent only to O(|Phi|): leave out the rows found
+                # redundant at the assembled configuration (they hold wherever the others do).
+                keep = [i for i in range(len(rows)) if i not in redundant0]
+                ind, dep, sol = self.eliminate([rows[i] for i in keep], [-res[i] for i in keep])
                 poses = self.apply(poses, sol)
                 iters += 1
             if not ok and err < 1e-8:      # linear convergence at a singular configuration
