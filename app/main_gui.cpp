@@ -1,4 +1,12 @@
-// app/main_gui.cpp — `mechsim [FILE] [--screenshot OUT.png] [--size WxH]`: the GUI (FORMAT.md §2).
+// app/main_gui.cpp — `mechsim [FILE] [--screenshot OUT.png] [--size WxH] [--benchmark-drag]`: the GUI
+// (FORMAT.md §2).
+//
+// --benchmark-drag shows the window, grabs the file's first handle (or, without handles, the point
+// under the origin of its last moving body) with a left press on the viewport, drags it round a
+// circle in the plane facing the camera for a few seconds under the real event loop (mouse moves
+// posted every 4 ms: the full path event → target → worker solve → frame → scene → paint), and
+// prints, as its last two lines, `fps N` (new solver frames painted per second) and
+// `solve_ms_per_frame M` (mean wall time of the DragSolver's update per frame).
 //
 // Without FILE it opens the default mechanism, mechanisms/fourbar.json of the source tree (or
 // next to the executable when installed). With --screenshot it shows the window, waits for the
@@ -10,6 +18,7 @@
 // before QApplication exists. Mesa (llvmpipe under Xvfb included) grants it directly through
 // GLX_ARB_create_context_profile; on a driver that only offers a 2.1 / compatibility context,
 // run with MESA_GL_VERSION_OVERRIDE=3.3 (and LIBGL_ALWAYS_SOFTWARE=1 to force llvmpipe).
+#include <cmath>
 #include <cstdio>
 
 #include <QApplication>
@@ -22,7 +31,12 @@
 #include <QSurfaceFormat>
 #include <QTimer>
 
+#include <QMouseEvent>
+#include <QPointingDevice>
+
+#include "ui/drag_handler.h"
 #include "ui/main_window.h"
+#include "ui/picking.h"
 #include "ui/viewport.h"
 
 #ifndef MECHSIM_SOURCE_DIR
@@ -57,12 +71,108 @@ bool parseSize(const QString& text, QSize& size) {
   return true;
 }
 
+/// Sends (press, release) or posts (moves) a left-button mouse event to the viewport.
+void mouse(QWidget* w, QEvent::Type type, const QPointF& pos, bool post) {
+  const Qt::MouseButton button = type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton;
+  const Qt::MouseButtons buttons = type == QEvent::MouseButtonRelease ? Qt::NoButton : Qt::LeftButton;
+  auto* e = new QMouseEvent(type, pos, w->mapToGlobal(pos), button, buttons, Qt::NoModifier);
+  if (post) {
+    QCoreApplication::postEvent(w, e);
+  } else {
+    QCoreApplication::sendEvent(w, e);
+    delete e;
+  }
+}
+
+int benchmarkDrag(mechsim::ui::MainWindow& window, double seconds) {
+  using namespace mechsim;
+  mechsim::ui::Viewport* view = window.viewport();
+  // Wait for the controller's analysis, its first frame and a paint.
+  QElapsedTimer clock;
+  clock.start();
+  while (clock.elapsed() < 60000) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    if (window.modelInfo().model == window.model() && window.currentFrame().serial > 0 && view->paintCount() > 0) break;
+  }
+  if (window.modelInfo().model != window.model() || !window.model()) {
+    std::fprintf(stderr, "mechsim: error: the mechanism did not come up within 60 s\n");
+    return 1;
+  }
+  const Model& m = *window.model();
+  const std::vector<Pose>& poses = window.currentFrame().poses;
+  Vec3 point = Vec3::Zero();
+  std::string what;
+  if (!m.handles.empty()) {
+    point = poses[m.handles[0].body].apply(m.handles[0].local);
+    what = "handle " + m.handles[0].name;
+  } else {
+    for (int b = static_cast<int>(m.bodies.size()) - 1; b >= 0; --b)
+      if (!m.bodies[b].fixed) {
+        point = poses[b].position;
+        what = "body " + m.bodies[b].name;
+        break;
+      }
+  }
+  const auto px = mechsim::ui::projectToPixel(view->camera(), point, view->width(), view->height());
+  if (!px) {
+    std::fprintf(stderr, "mechsim: error: the drag point is not in view\n");
+    return 1;
+  }
+  const QPointF start((*px).x(), (*px).y());
+  mouse(view, QEvent::MouseButtonPress, start, false);
+  if (!window.dragHandler()->dragging()) {
+    std::fprintf(stderr, "mechsim: error: nothing to grab at the %s\n", what.c_str());
+    return 1;
+  }
+
+  // Count the solver frames that reach the screen, and their solve times.
+  long frames = 0;
+  double solveSeconds = 0;
+  quint64 lastSerial = window.currentFrame().serial;
+  QObject::connect(view, &mechsim::ui::Viewport::framePainted, view, [&] {
+    const auto& f = window.currentFrame();
+    if (f.serial == lastSerial || !f.dragging) return;
+    lastSerial = f.serial;
+    ++frames;
+    solveSeconds += f.stats.solveSeconds;
+  });
+  // The cursor goes round a circle (one turn per 2 s) starting at the grabbed point.
+  const double radius = 0.06 * view->height();
+  QElapsedTimer run;
+  QTimer mover;
+  mover.setInterval(4);
+  QObject::connect(&mover, &QTimer::timeout, view, [&] {
+    const double a = 2 * M_PI * run.elapsed() / 2000.0;
+    mouse(view, QEvent::MouseMove, start + QPointF(radius * (std::cos(a) - 1), radius * std::sin(a)), true);
+  });
+  long shown = 0;
+  QObject::connect(&window, &mechsim::ui::MainWindow::frameShown, view, [&] { ++shown; });
+  const int paints0 = view->paintCount();
+  QEventLoop loop;
+  QTimer::singleShot(static_cast<int>(1000 * seconds), &loop, &QEventLoop::quit);
+  run.start();
+  mover.start();
+  loop.exec();
+  mover.stop();
+  const double elapsed = run.elapsed() / 1000.0;
+  mouse(view, QEvent::MouseButtonRelease, start, false);
+  std::printf("drag benchmark: %s, %s, %ld frames painted (%ld received, %d paints) in %.2f s, view %dx%d, "
+              "final residual %.3g\n",
+              qPrintable(QFileInfo(window.currentFile()).fileName()), what.c_str(), frames, shown,
+              view->paintCount() - paints0, elapsed, view->width(), view->height(), window.currentFrame().maxResidual());
+  std::printf("fps %.1f\n", frames / elapsed);
+  std::printf("solve_ms_per_frame %.3f\n", frames ? 1e3 * solveSeconds / frames : 0.0);
+  return frames > 0 ? 0 : 1;
+}
+
 }  // namespace
 
 /// The command line; shared by the --help/--version path and the GUI path.
 struct Options {
   QCommandLineOption screenshot{"screenshot", "Render the first frame to OUT.png and exit.", "OUT.png"};
   QCommandLineOption size{"size", "Size of the 3-D view (and of the screenshot), e.g. 1280x800.", "WxH", "1024x720"};
+  QCommandLineOption benchmarkDrag{"benchmark-drag",
+                                   "Drag the first handle (or the last body) for a few seconds; print fps and solve time."};
   void addTo(QCommandLineParser& parser) {
     parser.setApplicationDescription("mechsim — mechanism simulator (GUI).");
     parser.addHelpOption();
@@ -70,6 +180,7 @@ struct Options {
     parser.addPositionalArgument("file", "Mechanism file to open (default: mechanisms/fourbar.json).", "[FILE]");
     parser.addOption(screenshot);
     parser.addOption(size);
+    parser.addOption(benchmarkDrag);
   }
 };
 
@@ -95,7 +206,7 @@ int main(int argc, char** argv) {
   }
 
   // The GL context format must be the default before the application object exists.
-  QSurfaceFormat::setDefaultFormat(mechsim::ui::Viewport::requiredFormat());
+  QSurfaceFormat::setDefaultFormat(mechsim::ui::Viewport::applicationFormat());
   QApplication app(argc, argv);
   setApplicationNames();
 
@@ -132,6 +243,12 @@ int main(int argc, char** argv) {
   if (file.isEmpty()) {
     std::fprintf(stderr, "mechsim: no FILE given and the default mechanism (mechanisms/fourbar.json) was not found\n");
     if (shot) return 1;
+  }
+  if (parser.isSet(opt.benchmarkDrag)) {
+    window.setErrorHandler([](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
+    if (file.isEmpty() || !window.openFile(file)) return 1;
+    window.show();
+    return benchmarkDrag(window, 4.0);
   }
   if (!shot) {
     // Interactive: the window first, so that a load error's message box has a parent to sit on.

@@ -11,4 +11,21 @@ namespace mechsim::bench {
 /// and dense-cod, side by side in one run. Returns the exit status.
 int runKinematics(std::ostream& out, bool csv, const std::string& sourceDir);
 
+/// `bench dynamics`: the IFToMM benchmark problems A01-A05 (mechanisms/dynamics/) simulated with
+/// the weighted minimum-norm impulses (Riley, mass weights), the unweighted ones and a one-shot
+/// regularised solve, side by side: CPU time, CPU per simulated second, error against the reference
+/// (or energy drift). bench_dynamics.cpp. Returns the exit status.
+int runDynamics(std::ostream& out, bool csv, const std::string& sourceDir);
+
+/// `bench anm`: handle drags of several lengths on the four-bar, the Stewart platform and the car
+/// suspension by ANM continuation (paper 004), fixed-step Newton continuation and one Newton jump:
+/// factorisations, solves, time, final residual, branch kept. bench_anm.cpp. Returns the exit status.
+int runAnm(std::ostream& out, bool csv, const std::string& sourceDir);
+
+/// `bench deform`: deformable-part solvers (paper 001, JGS2) on a cantilever and a twisted bar of
+/// ≥ 10k tets at 1×, 20× and 1000× stiffness: newton, vbd, jacobi, jgs2-jacobi, jgs2-gs — iterations
+/// per step, time per iteration, precomputation; plus a small-mesh ablation of the JGS2 variants.
+/// `quick` uses 3k-tet meshes. bench_deform.cpp. Returns the exit status.
+int runDeform(std::ostream& out, bool csv, bool quick);
+
 }  // namespace mechsim::bench

@@ -330,6 +330,10 @@ Model compile(const MechanismSpec& spec, const std::vector<std::function<double(
     m.handles.push_back(std::move(h));
   }
 
+  // ---- 5b. Dynamics section: springs, joint springs, motors, initial rates, solver settings
+  //          (core/dynamics/compile_dynamics.cpp) ----
+  compileDynamics(spec, m);
+
   // ---- 6. Sparsity pattern of Φ_q ----
   kin::buildJacobianPattern(m);
   return m;

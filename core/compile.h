@@ -25,6 +25,11 @@ class SpecError : public std::runtime_error {
 /// Drivers' `value` functions are taken from `driverFunctions` when given (core/io builds them
 /// from the expressions with muparser); a spec compiled without them gets drivers that hold the
 /// coordinate at zero.
+/// The "dynamics" part of compile() (core/dynamics/compile_dynamics.cpp): resolves spec.dynamics
+/// into m.springs, m.jointSprings, m.motors (effort functions return 0 until core/io sets them),
+/// m.initialRates and m.dynamics. Needs m's bodies, joints and drivers. Throws SpecError.
+void compileDynamics(const MechanismSpec& spec, Model& m);
+
 Model compile(const MechanismSpec& spec,
               const std::vector<std::function<double(double)>>& driverFunctions = {});
 

@@ -75,6 +75,51 @@ struct Handle {
   Vec3 local = Vec3::Zero();  // point in the body frame
 };
 
+// ---- Dynamics (compiled from DynamicsSpec; used by core/dynamics/) ----
+
+/// Point-to-point spring-damper: F = k (L − L0) + c L̇ along the line between the two points.
+struct Spring {
+  std::string name;
+  int body1 = -1, body2 = -1;
+  Vec3 local1 = Vec3::Zero(), local2 = Vec3::Zero();  // attachment points in the body frames
+  double stiffness = 0, damping = 0, restLength = 0;  // N/m, N·s/m, m
+};
+
+/// Joint-coordinate spring-damper: effort −k (θ − θ0) − c θ̇.
+struct JointSpring {
+  std::string name;
+  int joint = -1, coordinate = 0;
+  double stiffness = 0, damping = 0, rest = 0;        // SI
+};
+
+/// Joint actuator: an effort function of t, or a PD servo towards driver `driver`'s value.
+struct Motor {
+  std::string name;
+  int joint = -1, coordinate = 0;
+  std::string expression;                      // effort expression (SI), empty for a servo
+  std::function<double(double)> effort;        // t → effort [N·m or N] (built by core/io)
+  int driver = -1;                             // servo: index into Model::drivers, else −1
+  double kp = 0, kd = 0;
+  double maxEffort = 0;                        // servo saturation; 0 = none
+};
+
+/// Initial rate of a joint coordinate for forward dynamics (SI).
+struct InitialRate {
+  int joint = -1, coordinate = 0;
+  double value = 0;
+};
+
+enum class ConstraintWeights { Mass, Identity };
+
+/// Settings of the dynamic time stepper (core/dynamics/dynamics.h documents each).
+struct DynamicsOptions {
+  double timestep = 1e-3;                          // s (the CLI's --dt overrides it)
+  ConstraintWeights weights = ConstraintWeights::Mass;
+  double reduction = 0.1;                          // f: Riley's s = f/(1−f) μ (paper 002 §6)
+  double tolerance = 1e-9;                         // relative D-norm change that ends the iteration
+  int maxIterations = 40;                          // Riley iterations per impulse solve
+};
+
 struct Model {
   std::string name;
   std::string sourceFile;
@@ -83,6 +128,12 @@ struct Model {
   std::vector<Joint> joints;
   std::vector<Driver> drivers;
   std::vector<Handle> handles;
+  // Dynamics (empty / defaults for a purely kinematic file).
+  std::vector<Spring> springs;
+  std::vector<JointSpring> jointSprings;
+  std::vector<Motor> motors;
+  std::vector<InitialRate> initialRates;
+  DynamicsOptions dynamics;
 
   int nq = 0;                 // 7 × moving bodies
   int nMoving = 0;            // moving bodies

@@ -6,6 +6,7 @@
 // every pose is in WORLD coordinates at the file's configuration, whatever units the file used:
 // the reader converts, and the writer converts back using `units`. Driver expressions are the
 // exception: they are kept as text in the file's units and scaled when evaluated.
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -99,6 +100,90 @@ struct HandleSpec {
   Vec3 point = Vec3::Zero();  // world point at the file's configuration
 };
 
+// ---- Dynamics (docs/format.md "Dynamics"; used by forward dynamics, core/dynamics/) ----
+
+/// A point-to-point spring-damper between a point of body1 and a point of body2:
+/// F = k (L − L0) + c L̇ along the line joining the points (pulling them together when positive).
+struct SpringSpec {
+  std::string name;
+  std::string body1, body2;
+  Vec3 point1 = Vec3::Zero();      // world point on body1 (file configuration), m
+  Vec3 point2 = Vec3::Zero();      // world point on body2 (file configuration), m
+  double stiffness = 0;            // k, N/m
+  double damping = 0;              // c, N·s/m
+  std::optional<double> length;    // L0, m; default: the distance in the file
+};
+
+/// A spring-damper on one joint coordinate: effort = −k (θ − θ0) − c θ̇ (torque or force).
+struct JointSpringSpec {
+  std::string name;
+  std::string joint;
+  int coordinate = 0;
+  double stiffness = 0;            // N·m/rad or N/m
+  double damping = 0;              // N·m·s/rad or N·s/m
+  double rest = 0;                 // θ0, SI (rad or m), relative to the file configuration
+};
+
+/// An actuator on one joint coordinate: either an effort given as an expression of t (N·m or N,
+/// SI whatever the file's units) or a PD servo towards a driver's value:
+/// effort = kp (value(t) − θ) + kd (value'(t) − θ̇), clamped to ±maxEffort. A driver a servo
+/// follows is not imposed as a constraint in dynamics.
+struct MotorSpec {
+  std::string name;
+  std::string joint;
+  int coordinate = 0;
+  std::string effort;              // expression of t (SI effort); empty for a servo
+  std::string servo;               // name of the driver followed; empty for an effort motor
+  double kp = 0, kd = 0;           // servo gains, SI (N·m/rad, N·m·s/rad or N/m, N·s/m)
+  std::optional<double> maxEffort; // servo saturation (SI)
+};
+
+/// An initial rate of a joint coordinate (SI: rad/s or m/s) for forward dynamics.
+struct InitialRateSpec {
+  std::string joint;
+  int coordinate = 0;
+  double value = 0;
+};
+
+/// Time-stepper and constraint-solver settings (core/dynamics/dynamics.h).
+struct DynamicsSolverSpec {
+  std::optional<double> timestep;      // s
+  std::optional<std::string> weights;  // "mass" (default) or "identity"
+  std::optional<double> reduction;     // target error reduction f per Riley iteration, 0 < f < 1
+  std::optional<double> tolerance;     // relative tolerance of the Riley iteration
+  std::optional<int> maxIterations;    // Riley iterations per solve
+};
+
+struct DynamicsSpec {
+  std::vector<SpringSpec> springs;
+  std::vector<JointSpringSpec> jointSprings;
+  std::vector<MotorSpec> motors;
+  std::vector<InitialRateSpec> initialRates;
+  DynamicsSolverSpec solver;
+  bool present = false;  // the file has a "dynamics" section (the writer writes it back)
+};
+
+/// A deformable part ("deformables" in the native format; docs/format.md). The reader fills the
+/// tetrahedral mesh in world coordinates at the file's configuration (generated grid or mesh
+/// file), so core/deform builds its model from plain arrays; core/ reads no files.
+struct DeformableAttachmentSpec {
+  std::string body;          // a body of the mechanism (not "ground"-only: any body; fixed ones pin)
+  std::vector<int> vertices; // mesh vertices that move with the body
+};
+struct DeformableSpec {
+  std::string name;
+  std::string meshType;                  // "box", "cylinder", "tetgen", "gmsh"
+  std::string file, resolvedFile;        // tetgen (.node, .ele beside it) / gmsh (.msh)
+  std::vector<Vec3> vertices;            // world rest positions (SI)
+  std::vector<std::array<int, 4>> tets;  // vertex indices
+  std::string material = "stable-neo-hookean";  // or "arap"
+  double youngs = 1e6;                   // Pa
+  double poisson = 0.4;
+  double density = 1000;                 // kg/m³
+  std::vector<int> pinned;               // vertices held at their rest positions
+  std::vector<DeformableAttachmentSpec> attachments;
+};
+
 struct MechanismSpec {
   int version = 1;
   std::string name;
@@ -108,10 +193,15 @@ struct MechanismSpec {
   std::vector<JointSpec> joints;
   std::vector<DriverSpec> drivers;
   std::vector<HandleSpec> handles;
+  std::vector<DeformableSpec> deformables;  // deformable parts (load_deformable.cpp)
+  DynamicsSpec dynamics;   // springs, motors, initial rates, solver settings (optional section)
 
   std::string sourceFile;  // the file it was read from (empty when built in code)
   /// Source location of each value, keyed by its path ("joints[3].axis", "bodies[0]").
   std::map<std::string, SourceLoc> locations;
+  /// What the reader worked around, as "FILE:LINE:COL: warning: ..." (an imported file's missing
+  /// mesh drawn as a placeholder, an approximated joint, ...). Not written back.
+  std::vector<std::string> warnings;
 
   /// Location of `path`, or of its nearest recorded ancestor ("joints[3].axis[1]" → "joints[3].axis").
   SourceLoc locate(const std::string& path) const;

@@ -8,6 +8,8 @@ PKGS=(
   libgl-dev libglx-dev libegl-dev
   libeigen3-dev libassimp-dev nlohmann-json3-dev libmuparser-dev libsuitesparse-dev
   liburdfdom-dev
+  libtinyxml2-dev libsdformat-dev
+  libspectra-dev
   xvfb xauth libgl1-mesa-dri mesa-utils qt6-qpa-plugins
 )
 missing=()

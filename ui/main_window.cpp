@@ -1,9 +1,17 @@
-// ui/main_window.cpp — window, menus, model tree, recent files, drag-and-drop, load errors.
+// ui/main_window.cpp — window, menus, docks, recent files, drag-and-drop, load errors; frames
+// from the controller into the history, the view, the sliders, the plots and the status bar.
 #include "ui/main_window.h"
 
+#include <atomic>
+#include <cmath>
+
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QSlider>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -14,17 +22,30 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressDialog>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QThread>
 #include <QTreeWidget>
+#include <QUndoStack>
 
 #include "core/io/load.h"
+#include "core/io/write.h"
+#include "ui/dof_panel.h"
+#include "ui/drag_handler.h"
+#include "ui/plot_dock.h"
+#include "ui/timeline.h"
+#include "ui/trajectory_export.h"
+#include "ui/undo_commands.h"
 #include "ui/viewport.h"
 
 namespace mechsim::ui {
 namespace {
 const char* kRecentKey = "recentFiles";
 const char* kLastDirKey = "lastDirectory";
+/// Points kept in the trail of the chosen point.
+constexpr size_t kTrailPoints = 600;
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
@@ -56,33 +77,47 @@ bool isMechanismFile(const QString& path) {
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-  // The 3-D view in the middle.
+  // The 3-D view in the middle; a left press on a handle or a body drags it.
   viewport_ = new Viewport(this);
   setCentralWidget(viewport_);
+  dragHandler_ = new DragHandler(viewport_, this);
+  undo_ = new QUndoStack(this);
 
-  // The model tree in a dock on the left.
-  tree_ = new QTreeWidget;
-  tree_->setColumnCount(2);
-  tree_->setHeaderLabels({tr("Name"), tr("Details")});
-  tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-  tree_->setUniformRowHeights(true);
-  auto* dock = new QDockWidget(tr("Model"), this);
-  dock->setObjectName("modelDock");
-  dock->setWidget(tree_);
-  addDockWidget(Qt::LeftDockWidgetArea, dock);
-  resizeDocks({dock}, {320}, Qt::Horizontal);
-
+  // Status bar: solver figures on the left of the model counts.
+  residualLabel_ = new QLabel;
+  solverLabel_ = new QLabel;
+  fpsLabel_ = new QLabel;
+  dofLabel_ = new QLabel;
   countsLabel_ = new QLabel;
-  statusBar()->addPermanentWidget(countsLabel_);
+  for (QLabel* l : {residualLabel_, solverLabel_, fpsLabel_, dofLabel_, countsLabel_}) statusBar()->addPermanentWidget(l);
 
   buildMenus();
+  buildDocks();
   setAcceptDrops(true);
   resize(1280, 800);
 
   // The controller on its worker thread; its frames come back queued to the GUI thread.
   simulation_ = std::make_unique<SimulationThread>();
+  simulation_->controller()->setPaced(true);
   connect(simulation_->controller(), &SimulationController::frameReady, this, &MainWindow::onFrame,
           Qt::QueuedConnection);
+  connect(simulation_->controller(), &SimulationController::modelInfoReady, this, &MainWindow::onModelInfo,
+          Qt::QueuedConnection);
+
+  // Handle drags: requests to the controller, one undo command per drag.
+  connect(dragHandler_, &DragHandler::grabbed, this, &MainWindow::onGrab);
+  connect(dragHandler_, &DragHandler::moved, this, [this](const Eigen::Vector3d& target) {
+    if (dragging_) simulation_->setDragTarget(target);
+  });
+  connect(dragHandler_, &DragHandler::released, this, [this] {
+    if (!dragging_) return;
+    dragging_ = false;
+    simulation_->endDrag();
+    const QString what = trailPoint_ ? bodyName(*model_, trailPoint_->body) : tr("point");
+    pushStateCommand(tr("Drag %1").arg(what), beforeEdit_, -1);
+  });
+  fpsClock_.start();
+  restoreSettings();
   updateTitleAndStatus();
 }
 
@@ -100,40 +135,191 @@ void MainWindow::buildMenus() {
   connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::refreshRecentMenu);
   reloadAction_ = file->addAction(tr("Re&load"), this, &MainWindow::reload);
   reloadAction_->setShortcut(QKeySequence(Qt::Key_F5));
+  saveAsAction_ = file->addAction(tr("Save &As…"), this, &MainWindow::saveAsDialog);
+  saveAsAction_->setShortcut(QKeySequence::SaveAs);
+  QAction* exp = file->addAction(tr("&Export Trajectory…"), this, &MainWindow::exportDialog);
+  exp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
   refreshRecentMenu();
 
+  // Edit: undo / redo of slider moves and drags.
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = undo_->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = undo_->createRedoAction(this, tr("&Redo"));
+  redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::Key_Y)});
+  edit->addAction(undo);
+  edit->addAction(redo);
+
   // View
-  QMenu* view = menuBar()->addMenu(tr("&View"));
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  QMenu* view = viewMenu_;
   QAction* fit = view->addAction(tr("&Fit to View"), viewport_, &Viewport::fitToView);
   fit->setShortcut(QKeySequence(Qt::Key_F));
   view->addSeparator();
-  auto toggle = [&](const QString& text, bool SceneOptions::*flag) {
+  auto toggle = [&](const QString& text, bool SceneOptions::*flag, const QString& key) {
     QAction* a = view->addAction(text);
     a->setCheckable(true);
+    a->setObjectName(key);
     a->setChecked(options_.*flag);
-    connect(a, &QAction::toggled, this, [this, flag](bool on) {
+    connect(a, &QAction::toggled, this, [this, flag, key](bool on) {
       options_.*flag = on;
+      QSettings().setValue("view/" + key, on);
       rebuildScene(false);
     });
+    return a;
   };
-  toggle(tr("Show &Grid"), &SceneOptions::grid);
-  toggle(tr("Show World &Axes"), &SceneOptions::axes);
-  toggle(tr("Show &Joints"), &SceneOptions::joints);
-  toggle(tr("Show &Handles"), &SceneOptions::handles);
+  toggle(tr("Show &Grid"), &SceneOptions::grid, "grid");
+  toggle(tr("Show World &Axes"), &SceneOptions::axes, "axes");
+  toggle(tr("Show &Joints"), &SceneOptions::joints, "joints");
+  toggle(tr("Show Joint A&xes"), &SceneOptions::jointAxes, "jointAxes");
+  toggle(tr("Show &Body Frames"), &SceneOptions::bodyFrames, "bodyFrames")->setShortcut(QKeySequence(Qt::Key_B));
+  toggle(tr("Show &Handles"), &SceneOptions::handles, "handles");
+  toggle(tr("Show &Trail"), &SceneOptions::trail, "trail");
+  QAction* clearTrail = view->addAction(tr("C&lear Trail"));
+  connect(clearTrail, &QAction::triggered, this, [this] {
+    trail_.clear();
+    rebuildScene(false);
+  });
+  view->addSeparator();
+  // The solver behind handle drags (drag.h); more appear here as they are written.
+  QMenu* solver = view->addMenu(tr("Drag &Solver"));
+  auto* solvers = new QActionGroup(this);
+  QAction* newton = solver->addAction(tr("Drag solver: Newton"));
+  newton->setCheckable(true);
+  newton->setChecked(true);
+  solvers->addAction(newton);
+  connect(newton, &QAction::triggered, this, [this] {
+    simulation_->setDragSolverFactory([] { return makeNewtonDragSolver(); });
+  });
+  view->addSeparator();
+
+  // Simulation: time.
+  QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
+  playAction_ = sim->addAction(tr("&Play"));
+  playAction_->setCheckable(true);
+  playAction_->setShortcut(QKeySequence(Qt::Key_Space));
+  connect(playAction_, &QAction::toggled, this, [this](bool on) {
+    playAction_->setText(on ? tr("&Pause") : tr("&Play"));
+    if (!simulation_) return;
+    if (on) simulation_->play();
+    else simulation_->pause();
+  });
+  stepAction_ = sim->addAction(tr("&Step"));
+  stepAction_->setShortcut(QKeySequence(Qt::Key_Period));
+  connect(stepAction_, &QAction::triggered, this, [this] {
+    const QSignalBlocker block(playAction_);
+    playAction_->setChecked(false);
+    playAction_->setText(tr("&Play"));
+    simulation_->stepOnce();
+  });
+  resetAction_ = sim->addAction(tr("&Reset"));
+  resetAction_->setShortcut(QKeySequence(Qt::Key_Home));
+  connect(resetAction_, &QAction::triggered, this, [this] {
+    const QSignalBlocker block(playAction_);
+    playAction_->setChecked(false);
+    playAction_->setText(tr("&Play"));
+    undo_->clear();
+    simulation_->reset();
+  });
+
+  // Mechanism
+  QMenu* mech = menuBar()->addMenu(tr("&Mechanism"));
+  QAction* report = mech->addAction(tr("&Report…"), this, &MainWindow::showReport);
+  report->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
 
   // Help
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About mechsim"), this, &MainWindow::about);
 }
 
+void MainWindow::buildDocks() {
+  auto dock = [&](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    viewMenu_->addAction(d->toggleViewAction());
+    docks_.push_back(d);
+    return d;
+  };
+  // The model tree.
+  tree_ = new QTreeWidget;
+  tree_->setColumnCount(2);
+  tree_->setHeaderLabels({tr("Name"), tr("Details")});
+  tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  tree_->setUniformRowHeights(true);
+  QDockWidget* modelDock = dock(tr("Model"), "modelDock", tree_, Qt::LeftDockWidgetArea);
+
+  // DOF sliders.
+  dofPanel_ = new DofPanel;
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(dofPanel_);
+  scroll->setWidgetResizable(true);
+  QDockWidget* dofDock = dock(tr("Degrees of Freedom"), "dofDock", scroll, Qt::RightDockWidgetArea);
+  connect(dofPanel_, &DofPanel::editStarted, this, [this](int) {
+    if (editing_) return;
+    editing_ = true;
+    beforeEdit_ = frame_.state();
+  });
+  connect(dofPanel_, &DofPanel::valueRequested, this, [this](int i, double v) { simulation_->setDofValue(i, v); });
+  connect(dofPanel_, &DofPanel::editFinished, this, [this](int i, bool oneShot) {
+    if (!editing_) return;
+    editing_ = false;
+    pushStateCommand(tr("Move %1").arg(qs(dofPanel_->dof(i).name)), beforeEdit_, oneShot ? kDofMergeBase + i : -1);
+  });
+  connect(dofPanel_, &DofPanel::followRequested, this, [this](int i, bool on) { simulation_->setDofFollows(i, on); });
+
+  // Time bar.
+  timeline_ = new Timeline(playAction_, stepAction_, resetAction_);
+  timeline_->setMaximumHeight(timeline_->sizeHint().height());
+  QDockWidget* timeDock = dock(tr("Time"), "timeDock", timeline_, Qt::BottomDockWidgetArea);
+  connect(timeline_, &Timeline::scrubbed, this, &MainWindow::onScrub);
+  connect(timeline_, &Timeline::speedChanged, this, [this](double s) {
+    simulation_->setSpeed(s);
+    QSettings().setValue("time/speed", s);
+  });
+
+  // Plots.
+  plots_ = new PlotPanel(&history_);
+  QDockWidget* plotDock = dock(tr("Plots"), "plotDock", plots_, Qt::BottomDockWidgetArea);
+  resizeDocks({modelDock, dofDock}, {280, 340}, Qt::Horizontal);
+  resizeDocks({timeDock, plotDock}, {40, 220}, Qt::Vertical);
+}
+
+void MainWindow::restoreSettings() {
+  QSettings s;
+  if (s.contains("window/geometry")) restoreGeometry(s.value("window/geometry").toByteArray());
+  if (s.contains("window/state")) restoreState(s.value("window/state").toByteArray());
+  // View options: the toggles carry their keys as object names.
+  for (QAction* a : viewMenu_->actions()) {
+    const QString key = a->objectName();
+    if (!key.isEmpty() && s.contains("view/" + key)) a->setChecked(s.value("view/" + key).toBool());
+  }
+  if (s.contains("time/speed")) timeline_->speedBox()->setValue(s.value("time/speed").toDouble());
+}
+
+void MainWindow::saveSettings() {
+  QSettings s;
+  s.setValue("window/geometry", saveGeometry());
+  s.setValue("window/state", saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  saveSettings();
+  QMainWindow::closeEvent(e);
+}
+
 bool MainWindow::openFile(const QString& path) {
-  // Load first; only a model that loaded replaces the one shown.
+  // Read and compile first; only a model that loaded replaces the one shown.
   std::shared_ptr<const Model> model;
+  std::shared_ptr<const MechanismSpec> spec;
   try {
-    model = std::make_shared<const Model>(io::loadModel(path.toStdString()));
+    auto s = std::make_shared<MechanismSpec>(io::readMechanismFile(path.toStdString()));
+    model = std::make_shared<const Model>(io::compileSpec(*s));
+    spec = std::move(s);
   } catch (const io::LoadError& e) {
     reportError(QString::fromStdString(e.what()));
     return false;
@@ -143,14 +329,37 @@ bool MainWindow::openFile(const QString& path) {
   }
   lastError_.clear();
   model_ = model;
+  spec_ = spec;
+  info_ = ModelInfo{};
   currentFile_ = QFileInfo(path).absoluteFilePath();
   addRecent(currentFile_);
   fillTree();
   updateTitleAndStatus();
 
+  // A fresh session: no history, no undo, no selection.
+  history_.clear();
+  scrubIndex_ = -1;
+  singular_.clear();
+  lastSingular_ = false;
+  undo_->clear();
+  gridCache_ = Scene{};
+  selectedBody_ = -1;
+  trailPoint_.reset();
+  trail_.clear();
+  dragging_ = false;
+  editing_ = false;
+  dofPanel_->setDofs({});
+  plots_->setModel(model_);
+  {
+    const QSignalBlocker block(playAction_);
+    playAction_->setChecked(false);
+    playAction_->setText(tr("&Play"));
+  }
+
   // Show the file's configuration at once, then let the controller take over.
   showFrame(initialFrame(model_), /*fit=*/true);
-  simulation_->setModel(model_);
+  simulation_->setSpeed(timeline_->speed());
+  simulation_->setModel(model_, spec_);
   emit modelLoaded(currentFile_);
   return true;
 }
@@ -181,15 +390,217 @@ void MainWindow::reload() {
 void MainWindow::about() {
   QMessageBox::about(this, tr("About mechsim"),
                      tr("<b>mechsim</b> %1<br>Kinematic and dynamic mechanism simulator.<br><br>"
-                        "Left drag: orbit &nbsp; Middle / Shift+left drag: pan &nbsp; Wheel: zoom &nbsp; F: fit")
+                        "Left drag on a handle or a body: drag it (Ctrl: along an axis)<br>"
+                        "Left drag elsewhere or Alt+left: orbit &nbsp; Middle / Shift+left drag: pan &nbsp; "
+                        "Wheel: zoom &nbsp; F: fit<br>Space: play / pause &nbsp; .: step &nbsp; Home: reset")
                          .arg(QCoreApplication::applicationVersion()));
 }
 
+bool MainWindow::saveAs(const QString& path) {
+  if (!spec_) {
+    lastError_ = tr("No mechanism to save");
+    return false;
+  }
+  try {
+    io::writeMechanismFile(*spec_, path.toStdString());
+  } catch (const std::exception& e) {
+    lastError_ = QStringLiteral("%1: error: %2").arg(path, QString::fromStdString(e.what()));
+    return false;
+  }
+  lastError_.clear();
+  statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  return true;
+}
+
+void MainWindow::saveAsDialog() {
+  if (!spec_) return;
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save Mechanism As"), currentFile_, tr("Mechanisms (*.json)"));
+  if (path.isEmpty()) return;
+  if (!saveAs(path)) QMessageBox::critical(this, tr("Cannot save"), lastError_);
+}
+
+void MainWindow::exportDialog() {
+  if (!model_) return;
+  const QString suggested = QFileInfo(currentFile_).absolutePath() + "/" + QFileInfo(currentFile_).completeBaseName() +
+                            "-trajectory.csv";
+  ExportDialog dlg(suggested, history_.size(), this);
+  if (dlg.exec() != QDialog::Accepted) return;
+  if (!exportTrajectory(dlg.request()) && !lastError_.isEmpty())
+    QMessageBox::critical(this, tr("Export failed"), lastError_);
+}
+
+bool MainWindow::exportTrajectory(const ExportRequest& req) {
+  if (!model_) {
+    lastError_ = tr("No mechanism");
+    return false;
+  }
+  // The work runs on its own thread; this thread shows the progress and takes the cancel.
+  std::atomic<bool> cancel{false};
+  std::atomic<int> permille{0};
+  std::string error;
+  bool cancelled = false;
+  const std::string path = req.path.toStdString();
+  std::vector<io::TrajectoryFrame> recorded;
+  if (!req.kinematicRun) recorded = history_.trajectory(0, history_.size() - 1);
+  const std::shared_ptr<const Model> fileModel = model_;
+  const std::shared_ptr<const MechanismSpec> spec = spec_;
+  const VecX qStart = frame_.q;
+  QThread* worker = QThread::create([&] {
+    try {
+      std::vector<io::TrajectoryFrame> frames;
+      if (req.kinematicRun) {
+        // A model of its own: driver expressions are not shared across threads.
+        const Model m = spec ? io::compileSpec(*spec) : *fileModel;
+        frames = kinematicRun(m, qStart, req.range, &cancel, [&](double f) { permille = static_cast<int>(900 * f); }, &error);
+      } else {
+        frames = std::move(recorded);
+      }
+      if (cancel.load() || !error.empty()) return;
+      permille = 950;
+      writeTrajectory(path, *fileModel, frames);
+      permille = 1000;
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  QProgressDialog progress(tr("Exporting trajectory…"), tr("Cancel"), 0, 1000, this);
+  progress.setObjectName("exportProgress");
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(300);
+  connect(&progress, &QProgressDialog::canceled, this, [&] { cancel = true; });
+  worker->start();
+  while (!worker->wait(QDeadlineTimer(20))) {
+    if (progress.wasCanceled()) cancel = true;
+    progress.setValue(std::min(permille.load(), 999));
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
+  delete worker;
+  cancelled = cancel.load();
+  progress.setValue(1000);
+  if (cancelled) {
+    lastError_.clear();
+    statusBar()->showMessage(tr("Export cancelled; nothing written"), 5000);
+    return false;
+  }
+  if (!error.empty()) {
+    lastError_ = QStringLiteral("%1: error: %2").arg(req.path, QString::fromStdString(error));
+    return false;
+  }
+  lastError_.clear();
+  statusBar()->showMessage(tr("Exported %1").arg(req.path), 5000);
+  return true;
+}
+
+void MainWindow::showReport() {
+  if (!model_) return;
+  ReportDialog dlg(info_, singular_, this);
+  dlg.exec();
+}
+
+void MainWindow::onModelInfo(const ModelInfo& info) {
+  if (!model_ || info.model != model_) return;
+  info_ = info;
+  dofPanel_->setDofs(info.dofs);
+  updateSolverStatus();
+  emit modelInfoShown();
+}
+
 void MainWindow::onFrame(const Frame& frame) {
+  simulation_->controller()->frameShown();
   // Frames of a model that was replaced meanwhile are dropped.
   if (!model_ || frame.model != model_) return;
+  if (frame.startsHistory) {
+    history_.clear();
+    scrubIndex_ = -1;
+    singular_.clear();
+    lastSingular_ = false;
+    trail_.clear();
+  }
+  if (frame.recorded) {
+    // Going on from a scrubbed point replaces what was recorded after it.
+    if (scrubIndex_ >= 0) history_.truncateAfter(scrubIndex_), scrubIndex_ = -1;
+    history_.append(frame);
+    plots_->historyChanged();
+    // Singular positions met, once per visit.
+    if (frame.stats.singular && !lastSingular_)
+      singular_.push_back({frame.t, frame.dofValues, frame.stats.rank});
+    lastSingular_ = frame.stats.singular;
+  }
+  // The trail of the chosen point.
+  if (trailPoint_ && frame.recorded) {
+    trail_.push_back(dragPointPosition(*model_, frame.q, *trailPoint_));
+    while (trail_.size() > kTrailPoints) trail_.pop_front();
+  }
   showFrame(frame, /*fit=*/false);
+  dofPanel_->showFrame(frame);
+  if (playAction_->isChecked() != frame.playing) {
+    const QSignalBlocker block(playAction_);
+    playAction_->setChecked(frame.playing);
+    playAction_->setText(frame.playing ? tr("&Pause") : tr("&Play"));
+  }
+  const int n = history_.size();
+  timeline_->setHistory(n, scrubIndex_ >= 0 ? scrubIndex_ : n - 1, frame.t);
+  // Frames per second over the last second.
+  ++fpsFrames_;
+  if (fpsClock_.elapsed() >= 1000) {
+    fps_ = 1000.0 * fpsFrames_ / fpsClock_.restart();
+    fpsFrames_ = 0;
+  }
+  updateSolverStatus();
   emit frameShown(frame.serial);
+}
+
+void MainWindow::onScrub(int index) {
+  if (!model_ || index < 0 || index >= history_.size()) return;
+  // Time stops; the recorded frame is shown and becomes the controller's state.
+  {
+    const QSignalBlocker block(playAction_);
+    playAction_->setChecked(false);
+    playAction_->setText(tr("&Play"));
+  }
+  simulation_->pause();
+  scrubIndex_ = index;
+  const Frame& f = history_.at(index);
+  showFrame(f, false);
+  dofPanel_->showFrame(f);
+  timeline_->setHistory(history_.size(), index, f.t);
+  simulation_->restore(f.state(), /*record=*/false);
+}
+
+void MainWindow::onGrab(const PickHit& hit, const Eigen::Vector3d& anchor) {
+  if (!model_ || frame_.poses.size() != model_->bodies.size()) return;
+  DragPoint p;
+  if (hit.role == ItemRole::HandleMarker && hit.handle >= 0 && hit.handle < static_cast<int>(model_->handles.size())) {
+    p.body = model_->handles[hit.handle].body;
+    p.local = model_->handles[hit.handle].local;
+  } else {
+    p.body = hit.body;
+    const Pose& pose = frame_.poses[p.body];
+    p.local = pose.orientation.conjugate() * (anchor - pose.position);
+  }
+  selectedBody_ = p.body;
+  if (p.body < 0 || model_->bodies[p.body].fixed) {
+    rebuildScene(false);
+    return;
+  }
+  {
+    const QSignalBlocker block(playAction_);
+    playAction_->setChecked(false);
+    playAction_->setText(tr("&Play"));
+  }
+  if (!trailPoint_ || trailPoint_->body != p.body || !trailPoint_->local.isApprox(p.local)) trail_.clear();
+  trailPoint_ = p;
+  beforeEdit_ = frame_.state();
+  dragging_ = true;
+  simulation_->beginDrag(p);
+  rebuildScene(false);
+}
+
+void MainWindow::pushStateCommand(const QString& text, const ControllerState& before, int mergeId) {
+  if (before.q.size() == 0) return;
+  undo_->push(new StateCommand(
+      text, before, [this] { return frame_.state(); },
+      [this](const ControllerState& s) { simulation_->restore(s, true); }, mergeId));
 }
 
 void MainWindow::showFrame(const Frame& frame, bool fit) {
@@ -199,7 +610,47 @@ void MainWindow::showFrame(const Frame& frame, bool fit) {
 
 void MainWindow::rebuildScene(bool fit) {
   if (!model_) return;
-  viewport_->setScene(buildScene(*model_, frame_.poses, options_), fit);
+  SceneOverlay overlay;
+  overlay.selectedBody = selectedBody_;
+  overlay.trail.assign(trail_.begin(), trail_.end());
+  overlay.dragging = frame_.dragging;
+  overlay.dragPoint = frame_.dragPoint;
+  overlay.dragTarget = frame_.dragTarget;
+  // Joints whose equations are not met (their rows of Φ come first, in joint order).
+  overlay.jointViolated.assign(model_->joints.size(), 0);
+  for (size_t j = 0; j < model_->joints.size(); ++j) {
+    const Joint& jt = model_->joints[j];
+    for (int r = jt.firstEquation; r < jt.firstEquation + jt.nEquations && r < frame_.phi.size(); ++r)
+      if (std::abs(frame_.phi[r]) > kResidualShown) overlay.jointViolated[j] = 1;
+  }
+  // The grid is built once per model (at the fit) and reused: it stays put while the mechanism
+  // moves, and the viewport need not upload it again.
+  overlay.gridFrom = !fit && gridCache_.gridId != 0 ? &gridCache_ : nullptr;
+  Scene scene = buildScene(*model_, frame_.poses, options_, &overlay);
+  if (!overlay.gridFrom && scene.gridId != 0) {
+    gridCache_.lines = scene.lines;
+    gridCache_.gridSpacing = scene.gridSpacing;
+    gridCache_.gridZ = scene.gridZ;
+    gridCache_.gridId = scene.gridId;
+  }
+  viewport_->setScene(std::move(scene), fit);
+}
+
+void MainWindow::updateSolverStatus() {
+  if (!model_) {
+    for (QLabel* l : {residualLabel_, solverLabel_, fpsLabel_, dofLabel_}) l->clear();
+    return;
+  }
+  const double r = frame_.maxResidual();
+  const bool off = r > kResidualShown || !frame_.stats.converged;
+  residualLabel_->setText(off ? tr("Residual %1 — constraints not met").arg(r, 0, 'g', 3) : tr("Residual %1").arg(r, 0, 'g', 2));
+  residualLabel_->setStyleSheet(off ? QStringLiteral("color: #d02020; font-weight: bold") : QString());
+  residualLabel_->setToolTip(frame_.stats.message.empty() ? QString() : qs(frame_.stats.message));
+  solverLabel_->setText(tr("Newton %1 it · %2 ms").arg(frame_.stats.iterations).arg(1e3 * frame_.stats.solveSeconds, 0, 'f', 2));
+  fpsLabel_->setText(tr("%1 fps").arg(fps_, 0, 'f', 0));
+  const MobilityReport& m = info_.mobility;
+  dofLabel_->setText(info_.model ? tr("DOF %1 (%2 left by drivers) · %3 redundant").arg(m.dof).arg(m.dofDriven).arg(m.redundant.size())
+                                 : QString());
 }
 
 void MainWindow::fillTree() {
@@ -232,10 +683,12 @@ void MainWindow::fillTree() {
 }
 
 void MainWindow::updateTitleAndStatus() {
+  saveAsAction_->setEnabled(spec_ != nullptr);
   if (!model_) {
     setWindowTitle(QStringLiteral("mechsim"));
     countsLabel_->setText(tr("No mechanism"));
     reloadAction_->setEnabled(false);
+    updateSolverStatus();
     return;
   }
   const Model& m = *model_;
@@ -249,6 +702,7 @@ void MainWindow::updateTitleAndStatus() {
                             .arg(counted(m.nq, "coordinate", "coordinates"))
                             .arg(counted(m.drivers.size(), "driver", "drivers")));
   reloadAction_->setEnabled(true);
+  updateSolverStatus();
 }
 
 QStringList MainWindow::recentFiles() const { return QSettings().value(kRecentKey).toStringList(); }

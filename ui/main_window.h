@@ -1,30 +1,52 @@
 #pragma once
-// ui/main_window.h — the application window: the 3-D viewport, a model tree dock, menus (File:
-// Open, Open Recent, Reload, Quit; View: Fit and what to show; Help: About), drag-and-drop of
-// mechanism files, and a status bar with the model's counts.
+// ui/main_window.h — the application window: the 3-D viewport in the middle; docks for the model
+// tree, the DOF sliders (ui/dof_panel.h), the plots (ui/plot_dock.h) and the time bar
+// (ui/timeline.h); menus File (Open, Open Recent, Reload, Save As, Export Trajectory, Quit),
+// Edit (Undo, Redo), View (fit, what to show, docks, drag solver), Simulation (Play, Step, Reset),
+// Mechanism (Report), Help; drag-and-drop of mechanism files; a status bar with the residual,
+// Newton iterations, solve time per frame, frames per second, DOF and redundant equations.
 //
-// Files are loaded with io::loadModel on the GUI thread (parsing only, no solver); the model then
-// goes to the SimulationController on its worker thread, whose frames come back to onFrame().
-// A file that fails to load leaves the open mechanism shown and usable; the loader's
-// `FILE:LINE:COL: error: ...` text goes to the error handler (a critical message box unless a
-// test or the --screenshot mode installs its own).
+// Files are read (spec) and compiled on the GUI thread (parsing only, no solver); the model and
+// its spec then go to the SimulationController on its worker thread, whose frames come back to
+// onFrame(): recorded in the History, shown in the view, the sliders, the plots and the status
+// bar. Handle drags (ui/drag_handler.h) and slider moves are requests to the controller, each
+// wrapped in an undo command. A file that fails to load leaves the open mechanism shown and
+// usable; the loader's `FILE:LINE:COL: error: ...` text goes to the error handler (a critical
+// message box unless a test or the --screenshot mode installs its own). Window geometry, dock
+// layout and view options are kept in QSettings between runs.
+#include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <vector>
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QStringList>
 
 #include "core/model.h"
+#include "core/spec.h"
+#include "ui/export_dialog.h"
+#include "ui/history.h"
+#include "ui/picking.h"
+#include "ui/report_dialog.h"
 #include "ui/scene.h"
 #include "ui/simulation_controller.h"
 
 class QAction;
+class QActionGroup;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QTreeWidget;
+class QUndoStack;
 
 namespace mechsim::ui {
 
+class DofPanel;
+class DragHandler;
+class PlotPanel;
+class Timeline;
 class Viewport;
 
 class MainWindow : public QMainWindow {
@@ -42,56 +64,125 @@ class MainWindow : public QMainWindow {
   void setErrorHandler(ErrorHandler handler) { errorHandler_ = std::move(handler); }
 
   const std::shared_ptr<const Model>& model() const { return model_; }
+  const std::shared_ptr<const MechanismSpec>& spec() const { return spec_; }
   const QString& currentFile() const { return currentFile_; }
-  /// The text of the last load error (empty after a successful load).
+  /// The text of the last load (or save / export) error (empty after a success).
   const QString& lastError() const { return lastError_; }
   /// The frame currently shown (its serial is 0 until the controller's first frame arrived).
   const Frame& currentFrame() const { return frame_; }
+  /// The DOFs and mobility of the current model (once the controller has analysed it).
+  const ModelInfo& modelInfo() const { return info_; }
+  const History& history() const { return history_; }
+  const std::vector<SingularEvent>& singularEvents() const { return singular_; }
   Viewport* viewport() const { return viewport_; }
   QTreeWidget* modelTree() const { return tree_; }
+  DofPanel* dofPanel() const { return dofPanel_; }
+  Timeline* timeline() const { return timeline_; }
+  PlotPanel* plotPanel() const { return plots_; }
+  DragHandler* dragHandler() const { return dragHandler_; }
+  QUndoStack* undoStack() const { return undo_; }
   const SceneOptions& sceneOptions() const { return options_; }
   SimulationThread* simulation() const { return simulation_.get(); }
+  /// Frames shown per second, over the last second.
+  double framesPerSecond() const { return fps_; }
+  /// The selected body (−1: none).
+  int selectedBody() const { return selectedBody_; }
 
   /// The recent-files list as stored in QSettings (most recent first, at most kMaxRecent).
   QStringList recentFiles() const;
   static constexpr int kMaxRecent = 8;
 
+  /// Exports a trajectory as the dialog asks (progress dialog with cancel; atomic write).
+  /// Returns false on failure or cancel (lastError() says which).
+  bool exportTrajectory(const ExportRequest& request);
+  /// Writes the loaded spec in the native format (atomically). False on failure (lastError()).
+  bool saveAs(const QString& path);
+
+  /// A frame's residual above this shows as a red status and red joint glyphs: far above the
+  /// position analysis's tolerance (1e-10), so it means a constraint is really not met.
+  static constexpr double kResidualShown = 1e-6;
+
  public slots:
   void openDialog();
   void reload();
   void about();
+  void saveAsDialog();
+  void exportDialog();
+  void showReport();
 
  signals:
   /// A file was loaded and shown (its initial frame).
   void modelLoaded(const QString& path);
   /// A frame from the controller was shown.
   void frameShown(quint64 serial);
+  /// The controller's DOF analysis of the current model arrived.
+  void modelInfoShown();
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
   void dropEvent(QDropEvent* e) override;
+  void closeEvent(QCloseEvent* e) override;
 
  private:
   void buildMenus();
+  void buildDocks();
   void onFrame(const Frame& frame);
+  void onModelInfo(const ModelInfo& info);
   void showFrame(const Frame& frame, bool fit);
   void rebuildScene(bool fit);
   void fillTree();
   void updateTitleAndStatus();
+  void updateSolverStatus();
   void addRecent(const QString& path);
   void refreshRecentMenu();
   void reportError(const QString& message);
+  void onScrub(int index);
+  void onGrab(const PickHit& hit, const Eigen::Vector3d& anchor);
+  void pushStateCommand(const QString& text, const ControllerState& before, int mergeId);
+  void saveSettings();
+  void restoreSettings();
 
   Viewport* viewport_ = nullptr;
   QTreeWidget* tree_ = nullptr;
+  DofPanel* dofPanel_ = nullptr;
+  Timeline* timeline_ = nullptr;
+  PlotPanel* plots_ = nullptr;
+  DragHandler* dragHandler_ = nullptr;
+  QUndoStack* undo_ = nullptr;
   QLabel* countsLabel_ = nullptr;
+  QLabel* residualLabel_ = nullptr;
+  QLabel* solverLabel_ = nullptr;
+  QLabel* fpsLabel_ = nullptr;
+  QLabel* dofLabel_ = nullptr;
   QMenu* recentMenu_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
   QAction* reloadAction_ = nullptr;
+  QAction* saveAsAction_ = nullptr;
+  QAction* playAction_ = nullptr;
+  QAction* stepAction_ = nullptr;
+  QAction* resetAction_ = nullptr;
+  std::vector<QDockWidget*> docks_;
 
   std::unique_ptr<SimulationThread> simulation_;
   std::shared_ptr<const Model> model_;
+  std::shared_ptr<const MechanismSpec> spec_;
+  ModelInfo info_;
   Frame frame_;
+  History history_;
+  int scrubIndex_ = -1;                  // the history frame scrubbed to (−1: live)
+  std::vector<SingularEvent> singular_;
+  bool lastSingular_ = false;
   SceneOptions options_;
+  Scene gridCache_;                      // the grid of the model's first scene (kept while it moves)
+  int selectedBody_ = -1;
+  std::optional<DragPoint> trailPoint_;  // the point whose trail is drawn
+  std::deque<Eigen::Vector3d> trail_;
+  bool dragging_ = false;
+  ControllerState beforeEdit_;
+  bool editing_ = false;
+  QElapsedTimer fpsClock_;
+  int fpsFrames_ = 0;
+  double fps_ = 0;
   QString currentFile_;
   QString lastError_;
   ErrorHandler errorHandler_;

@@ -1,6 +1,8 @@
 // ui/scene.cpp — Model + body poses → draw items, ground grid and bounds (no GL).
 #include "ui/scene.h"
 
+#include <atomic>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -151,7 +153,8 @@ double niceStep(double x) {
 void addGrid(LineSet& lines, const Eigen::Vector2d& centre, double step, int halfCells, double z) {
   const Vector3f minor(0.80f, 0.83f, 0.87f), major(0.90f, 0.92f, 0.95f);
   const double half = step * halfCells;
-  const int pieces = 2 * halfCells;
+  // Each line in at most 32 pieces: enough for a smooth fade, few enough to draw cheaply.
+  const int pieces = std::min(2 * halfCells, 32);
   auto fade = [&](double x, double y) {
     const double r = std::hypot(x - centre.x(), y - centre.y()) / half;
     return static_cast<float>(std::clamp(1.0 - r * r, 0.0, 1.0));
@@ -282,7 +285,16 @@ Eigen::Matrix4f poseMatrix(const Pose& p) {
   return t.cast<float>();
 }
 
-Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOptions& opt) {
+Eigen::Vector4f highlightColor(const Eigen::Vector4f& c) {
+  const Vector4f warm(1.0f, 0.78f, 0.25f, c.w());
+  Vector4f h = 0.45f * c + 0.55f * warm;
+  h.w() = c.w();
+  return h;
+}
+
+const Eigen::Vector4f kViolatedJointColor(1.0f, 0.12f, 0.10f, 1.0f);
+
+Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOptions& opt, const SceneOverlay* overlay) {
   Scene scene;
   const int nb = static_cast<int>(m.bodies.size());
 
@@ -292,6 +304,9 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
     const Pose pose = poseOf(poses, b);
     for (const Shape& s : body.visuals.empty() ? body.shapes : body.visuals) addShape(scene.items, m, b, s, pose);
   }
+  if (overlay && overlay->selectedBody >= 0)
+    for (DrawItem& it : scene.items)
+      if (it.body == overlay->selectedBody) it.color = highlightColor(it.color);
 
   // Mechanism bounds: shapes, body origins of shapeless bodies, joint points and handles.
   for (const DrawItem& it : scene.items) scene.bounds.extend(itemBounds(it));
@@ -321,7 +336,11 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
       double g = scene.glyphSize;
       for (double sz : {bodySize(m.joints[j].body1), bodySize(m.joints[j].body2)})
         if (sz > 0) g = std::min(g, 0.15 * sz);
+      const size_t first = scene.items.size();
       addJointGlyph(scene.items, m, j, poses, std::max(g, 0.2 * scene.glyphSize));
+      // A joint whose equations are not met is drawn in red.
+      if (overlay && j < static_cast<int>(overlay->jointViolated.size()) && overlay->jointViolated[j])
+        for (size_t k = first; k < scene.items.size(); ++k) scene.items[k].color = kViolatedJointColor;
     }
   }
   if (opt.handles) {
@@ -342,7 +361,14 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
 
   // Ground grid: at z = 0, or just below the mechanism when it reaches under z = 0.
   scene.gridZ = scene.bounds.min().z() < 0 ? scene.bounds.min().z() - 0.02 * size : 0.0;
-  if (opt.grid) {
+  if (opt.grid && overlay && overlay->gridFrom && !overlay->gridFrom->lines.points.empty()) {
+    scene.gridSpacing = overlay->gridFrom->gridSpacing;
+    scene.gridZ = overlay->gridFrom->gridZ;
+    scene.lines = overlay->gridFrom->lines;
+    scene.gridId = overlay->gridFrom->gridId;
+  } else if (opt.grid) {
+    static std::atomic<unsigned> nextGridId{1};
+    scene.gridId = nextGridId++;
     scene.gridSpacing = niceStep(size / 8);
     const Eigen::Vector2d c = scene.bounds.center().head<2>();
     const double major = 5 * scene.gridSpacing;
@@ -350,6 +376,73 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
     const double extent = 1.6 * std::max(size, scene.bounds.sizes().head<2>().maxCoeff());
     const int halfCells = std::clamp(static_cast<int>(std::ceil(extent / major)) * 5, 10, 100);
     addGrid(scene.lines, snapped, scene.gridSpacing, halfCells, scene.gridZ);
+  }
+
+  // Joint axes: a line through each joint point along its axis (both axes of a universal).
+  if (opt.jointAxes) {
+    const Vector4f c(1.0f, 0.95f, 0.55f, 0.9f);
+    const double half = 6.0 * scene.glyphSize;
+    for (const Joint& jt : m.joints) {
+      const Pose p1 = poseOf(poses, jt.body1), p2 = poseOf(poses, jt.body2);
+      const Eigen::Vector3d at = p1.apply(jt.point1);
+      std::vector<Eigen::Vector3d> axes;
+      switch (jt.type) {
+        case JointType::Revolute:
+        case JointType::Prismatic:
+        case JointType::Cylindrical:
+        case JointType::Planar: axes.push_back(p1.orientation * jt.frame1.col(2)); break;
+        case JointType::Universal:
+          axes.push_back(p1.orientation * jt.frame1.col(2));
+          axes.push_back(p2.orientation * jt.frame2.col(1));
+          break;
+        default: break;
+      }
+      for (const Eigen::Vector3d& a : axes)
+        scene.overlayLines.add((at - half * a).cast<float>(), (at + half * a).cast<float>(), c);
+    }
+  }
+
+  // Body frames: a small x/y/z triad at every moving body's frame origin.
+  if (opt.bodyFrames) {
+    const double len = 4.0 * scene.glyphSize, r = 0.08 * scene.glyphSize;
+    const Vector4f colors[3] = {{0.90f, 0.25f, 0.20f, 1}, {0.30f, 0.75f, 0.28f, 1}, {0.25f, 0.45f, 0.95f, 1}};
+    for (int b = 0; b < nb; ++b) {
+      if (m.bodies[b].fixed) continue;
+      const Pose p = poseOf(poses, b);
+      for (int a = 0; a < 3; ++a) {
+        const Eigen::Vector3d d = p.orientation * Eigen::Vector3d::Unit(a);
+        DrawItem it;
+        it.role = ItemRole::BodyFrame;
+        it.body = b;
+        it.color = colors[a];
+        it.primitive = Primitive::Cylinder;
+        it.transform = placeAlong(p.position + d * len / 2, d, r, len);
+        scene.items.push_back(it);
+      }
+    }
+  }
+
+  if (overlay) {
+    // The trail of the chosen point, fading towards its oldest end.
+    if (opt.trail && overlay->trail.size() >= 2) {
+      const size_t n = overlay->trail.size();
+      for (size_t k = 1; k < n; ++k) {
+        const float a = 0.15f + 0.85f * static_cast<float>(k) / static_cast<float>(n - 1);
+        scene.overlayLines.add(overlay->trail[k - 1].cast<float>(), overlay->trail[k].cast<float>(), {1.0f, 0.85f, 0.2f, a});
+      }
+    }
+    // The dragged point and the cursor's target, joined by a line when they differ (the target
+    // is out of reach).
+    if (overlay->dragging) {
+      scene.overlayLines.add(overlay->dragPoint.cast<float>(), overlay->dragTarget.cast<float>(), {1.0f, 0.3f, 0.6f, 1.0f});
+      DrawItem it;
+      it.role = ItemRole::DragMarker;
+      it.primitive = Primitive::Sphere;
+      it.color = {1.0f, 0.3f, 0.6f, 1.0f};
+      const double r = 0.3 * scene.glyphSize;
+      it.transform = placeAlong(overlay->dragTarget, Eigen::Vector3d::UnitZ(), r, r);
+      scene.items.push_back(it);
+    }
   }
 
   // World axes at the origin: red x, green y, blue z arrows.

@@ -16,7 +16,7 @@
 namespace mechsim::ui {
 
 /// What a draw item shows; lets the viewport and the tests tell bodies from glyphs.
-enum class ItemRole { BodyShape, JointGlyph, HandleMarker, WorldAxis };
+enum class ItemRole { BodyShape, JointGlyph, HandleMarker, WorldAxis, BodyFrame, DragMarker };
 
 struct DrawItem {
   ItemRole role = ItemRole::BodyShape;
@@ -44,15 +44,40 @@ struct SceneOptions {
   bool axes = true;
   bool joints = true;
   bool handles = true;
+  bool jointAxes = false;   // a line along each joint's axis through its point
+  bool bodyFrames = false;  // an x/y/z triad at each moving body's frame origin
+  bool trail = true;        // the trail of the chosen point (SceneOverlay::trail)
 };
+
+struct Scene;
+
+/// What changes with the user's actions rather than the model: selection, the trail of a point,
+/// joints whose equations are not met, the dragged point and its target.
+struct SceneOverlay {
+  int selectedBody = -1;                    // drawn highlighted
+  std::vector<Eigen::Vector3d> trail;       // past positions of the chosen point, oldest first
+  std::vector<char> jointViolated;          // (joints) 1: the joint's residual is above tolerance
+  bool dragging = false;
+  /// A grid built before (Scene::lines, gridSpacing, gridZ of an earlier scene of the same
+  /// model): reused as it is, so that the grid does not follow the mechanism's bounds frame by frame.
+  const Scene* gridFrom = nullptr;
+  Eigen::Vector3d dragPoint = Eigen::Vector3d::Zero(), dragTarget = Eigen::Vector3d::Zero();
+};
+
+/// Colour of a highlighted (selected) body: its own colour lifted towards a warm highlight.
+Eigen::Vector4f highlightColor(const Eigen::Vector4f& c);
+/// Colour of a joint glyph whose equations are violated.
+extern const Eigen::Vector4f kViolatedJointColor;
 
 struct Scene {
   std::vector<DrawItem> items;
-  LineSet lines;                  // ground grid
+  LineSet lines;                  // ground grid (rebuilt only when it changes: large)
+  LineSet overlayLines;           // joint axes, trail, drag line (small, change every frame)
   Eigen::AlignedBox3d bounds;     // the mechanism (bodies, joint points, handles): fit-to-view
   double glyphSize = 0;           // characteristic size of joint glyphs (m)
   double gridSpacing = 0;         // minor grid spacing (m); 0 when no grid
   double gridZ = 0;               // height of the ground grid
+  unsigned gridId = 0;            // identifies the grid's contents (equal ids: equal grids)
 
   int count(ItemRole role) const;
   /// Bounding radius for the projection's depth range: the bounds plus what the grid adds.
@@ -69,7 +94,9 @@ Eigen::Vector3f bodyColor(const Model& m, int body, const Shape& s);
 /// 4×4 matrix of a Pose (rotation and translation).
 Eigen::Matrix4f poseMatrix(const Pose& p);
 
-/// Builds the scene of model m with bodies at `poses` (one per body; see bodyPoses).
-Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOptions& opt = {});
+/// Builds the scene of model m with bodies at `poses` (one per body; see bodyPoses), with the
+/// overlay when given.
+Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOptions& opt = {},
+                 const SceneOverlay* overlay = nullptr);
 
 }  // namespace mechsim::ui

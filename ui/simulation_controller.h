@@ -4,34 +4,81 @@
 //
 // SimulationController is a QObject that lives on a worker QThread (SimulationThread). It owns
 // the mutable state (Data) of the current Model and publishes finished Frames: plain snapshots
-// (body poses, time, solver statistics) that the GUI thread turns into a Scene and draws. The GUI
-// talks to it only through queued slots; it never touches Data.
+// (body poses, coordinates and their rates, residual, time, solver statistics) that the GUI
+// thread records, plots and draws. The GUI talks to it only through queued calls (the
+// SimulationThread wrappers); it never touches Data.
 //
-// Today it only publishes the file's configuration (makeData(model)). Later issues add slots here
-// that run on the worker: setDriverValue(driver, value) and play/pause (a QTimer on the worker
-// stepping t, solvePositions/solveVelocities per tick), setHandleTarget(handle, point) for
-// dragging; each request updates Data and ends with publish(). Requests that arrive faster than
-// frames are produced should be coalesced (latest value wins).
+// What runs on the worker:
+//   setModel       the DOF analysis (dof_analysis.h): file drivers + independent coordinates,
+//                  their ranges, the working model and the drag model; then the first frame.
+//   setDofValue    a slider: the held value of one driver; the position analysis follows in
+//                  steps (continuation) and stops at the last reachable value.
+//   setDofFollows  a driver follows its expression of t (play) or holds its slider value.
+//   play / pause / step / reset / setSpeed   time: a QTimer on the worker calls advance(dt).
+//   beginDrag / setDragTarget / endDrag     a handle: the DragSolver made by the factory (drag.h)
+//                  on the drag model (drivers released); at the end the drivers hold the new pose.
+//   restore        a recorded state (timeline scrubbing, undo / redo).
+// Requests that arrive faster than frames are produced are coalesced (latest value wins): each
+// stores its value and schedules one processing pass.
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <QObject>
 #include <QThread>
 
 #include "core/data.h"
+#include "core/kinematics/drag.h"
+#include "core/kinematics/kinematics.h"
 #include "core/model.h"
+#include "core/spec.h"
 #include "core/types.h"
+#include "ui/dof_analysis.h"
+
+class QTimer;
 
 namespace mechsim::ui {
 
-/// One finished frame: everything the view needs to draw the mechanism at one instant.
+/// What the user set: enough to put the mechanism back where it was (undo, timeline).
+struct ControllerState {
+  double t = 0;
+  VecX q;                       // (nq)
+  std::vector<double> dofValues;  // (DOFs) held values, SI
+  std::vector<char> dofFollows;   // (DOFs) 1: the driver follows its expression of t
+};
+
+/// One finished frame: everything the view, the plots and the exports need at one instant.
 struct Frame {
-  std::shared_ptr<const Model> model;  // the model the poses belong to
+  std::shared_ptr<const Model> model;  // the (file) model the frame belongs to
   quint64 serial = 0;                  // increases with every frame the controller publishes
   double t = 0;                        // time [s]
   std::vector<Pose> poses;             // (bodies) world pose of every body
   KinematicsStats stats;               // of the solve that produced the frame
+  VecX q, qd, qdd;                     // (nq)
+  VecX coords, coordVel, coordAcc;     // (nCoords) joint coordinates and rates, SI
+  VecX phi;                            // (rows of the model solved) Φ; joint rows first, as in `model`
+  std::vector<double> dofValues;       // (DOFs)
+  std::vector<char> dofFollows;        // (DOFs)
+  bool recorded = true;                // false: a restored state re-shown (timeline scrubbing)
+  bool startsHistory = false;          // true: a new model or a reset; earlier history is over
+  bool dragging = false;               // a handle drag is on
+  Vec3 dragPoint = Vec3::Zero();       // the dragged point (world) …
+  Vec3 dragTarget = Vec3::Zero();      // … and where the cursor wants it
+  bool playing = false;
+
+  double maxResidual() const { return phi.size() ? phi.cwiseAbs().maxCoeff() : 0.0; }
+  ControllerState state() const { return {t, q, dofValues, dofFollows}; }
+};
+
+/// What the GUI learns once per model: the sliders and the mobility report.
+struct ModelInfo {
+  std::shared_ptr<const Model> model;
+  std::vector<DofInfo> dofs;
+  MobilityReport mobility;             // of the file model at its assembled configuration
+  bool hasSpec = false;                // coordinates sliders and handle drags of every DOF available
+  std::string message;                 // why the DOF analysis fell short, when it did
 };
 
 /// World poses of all bodies at coordinates q (fixed bodies: pose0), via core's bodyPose.
@@ -41,6 +88,8 @@ std::vector<Pose> bodyPoses(const Model& m, const VecX& q);
 /// shows it at once when a file opens, before the controller's first frame arrives.
 Frame initialFrame(std::shared_ptr<const Model> model);
 
+using DragSolverFactory = std::function<std::unique_ptr<DragSolver>()>;
+
 class SimulationController : public QObject {
   Q_OBJECT
  public:
@@ -49,25 +98,84 @@ class SimulationController : public QObject {
 
   /// Frames published so far (any thread; for tests and diagnostics).
   quint64 framesPublished() const { return serial_.load(); }
+  /// Frame pacing: with it on, time does not advance while more than a few published frames are
+  /// waiting to be shown (the GUI calls frameShown() for each). Off by default (tests).
+  void setPaced(bool on) { paced_ = on; }
+  void frameShown() { --inFlight_; }
+
+  /// Length of one play tick in simulated seconds at speed 1 (the display's 60 Hz).
+  static constexpr double kTick = 1.0 / 60.0;
 
  public slots:
-  /// Takes a new model (on the worker thread): fresh Data at the file's configuration, then a
-  /// frame. A null model clears the state.
-  void setModel(std::shared_ptr<const mechsim::Model> model);
+  /// Takes a new model (on the worker thread): the DOF analysis, fresh Data at the file's
+  /// configuration, then a ModelInfo and a frame. `spec` (may be null) lets the analysis add
+  /// coordinate drivers and release the drivers for handle drags. A null model clears the state.
+  void setModel(std::shared_ptr<const mechsim::Model> model, std::shared_ptr<const mechsim::MechanismSpec> spec);
+
+  void setDofValue(int dof, double value);
+  void setDofFollows(int dof, bool follows);
+  void play();
+  void pause();
+  void stepOnce();
+  void reset();
+  void setSpeed(double speed);
+  void beginDrag(const mechsim::DragPoint& point);
+  void setDragTarget(const mechsim::Vec3& target);
+  void endDrag();
+  void restore(const mechsim::ui::ControllerState& state, bool record);
+  void setDragSolverFactory(mechsim::ui::DragSolverFactory factory);
 
  signals:
   /// A finished frame; connect with a queued connection from the GUI thread.
   void frameReady(const mechsim::ui::Frame& frame);
+  /// The sliders of a new model (before its first frame).
+  void modelInfoReady(const mechsim::ui::ModelInfo& info);
 
  private:
-  void publish();
+  /// Advances time by dt with the drivers that follow their expressions: the position,
+  /// velocity and acceleration analyses at t + dt. The single step of the kinematic mode; a
+  /// dynamic mode replaces this function. Returns false when the position analysis failed.
+  bool advance(double dt);
+  void tick();
+  void process();
+  void schedule();
+  void applyDofValue(int dof, double value);
+  void applyDragTarget(const Vec3& target);
+  void finishPositions();
+  void publish(bool recorded, bool startsHistory = false);
 
-  std::shared_ptr<const Model> model_;
-  std::unique_ptr<Data> data_;
+  std::shared_ptr<const Model> model_;        // the file model
+  std::shared_ptr<const MechanismSpec> spec_;
+  std::unique_ptr<Model> work_;                // file drivers + coordinate drivers, read from inputs_
+  std::unique_ptr<Model> free_;                // no drivers (handle drags); null without a spec
+  std::shared_ptr<DriverInputs> inputs_;
+  std::vector<DofInfo> dofs_;
+  std::unique_ptr<Data> data_;                 // of work_
+  std::unique_ptr<Data> freeData_;             // of free_ (during drags)
+  ControllerState initial_;                    // the assembled file configuration (reset)
+
+  DragSolverFactory factory_;
+  std::unique_ptr<DragSolver> drag_;
+  DragPoint dragPoint_;
+  Vec3 dragTarget_ = Vec3::Zero();
+  bool dragging_ = false;
+
+  QTimer* timer_ = nullptr;
+  double speed_ = 1.0;
+  bool playing_ = false;
+
+  // Coalesced requests.
+  std::vector<std::optional<double>> pendingDof_;
+  std::optional<Vec3> pendingTarget_;
+  bool scheduled_ = false;
+
   std::atomic<quint64> serial_{0};
+  std::atomic<int> inFlight_{0};
+  std::atomic<bool> paced_{false};
 };
 
 /// Owns the worker thread and the controller living on it; stops the thread on destruction.
+/// Its methods queue the controller's slots on the worker (callable from the GUI thread).
 class SimulationThread : public QObject {
   Q_OBJECT
  public:
@@ -76,10 +184,23 @@ class SimulationThread : public QObject {
 
   /// The controller (lives on the worker: call its slots through queued invocations only).
   SimulationController* controller() const { return controller_; }
-  /// Queues controller()->setModel(model) on the worker thread.
-  void setModel(std::shared_ptr<const Model> model);
+  void setModel(std::shared_ptr<const Model> model, std::shared_ptr<const MechanismSpec> spec = nullptr);
+  void setDofValue(int dof, double value);
+  void setDofFollows(int dof, bool follows);
+  void play();
+  void pause();
+  void stepOnce();
+  void reset();
+  void setSpeed(double speed);
+  void beginDrag(const DragPoint& point);
+  void setDragTarget(const Vec3& target);
+  void endDrag();
+  void restore(const ControllerState& state, bool record);
+  void setDragSolverFactory(DragSolverFactory factory);
 
  private:
+  template <class F>
+  void post(F&& f);
   QThread thread_;
   SimulationController* controller_ = nullptr;
 };
@@ -87,3 +208,4 @@ class SimulationThread : public QObject {
 }  // namespace mechsim::ui
 
 Q_DECLARE_METATYPE(mechsim::ui::Frame)
+Q_DECLARE_METATYPE(mechsim::ui::ModelInfo)

@@ -1,8 +1,10 @@
 // ui/viewport.cpp — OpenGL 3.3 core drawing of a Scene; camera gestures.
 #include "ui/viewport.h"
 
+#include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QWheelEvent>
@@ -94,7 +96,10 @@ constexpr float kHiddenGlyphAlpha = 0.3f;
 }  // namespace
 
 Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent) {
-  setFormat(requiredFormat());
+  // Multisampling multiplies a software rasteriser's work per frame; there the view goes without.
+  QSurfaceFormat f = requiredFormat();
+  if (softwareRenderer()) f.setSamples(0);
+  setFormat(f);
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(200, 150);
 }
@@ -108,6 +113,22 @@ Viewport::~Viewport() {
   doneCurrent();
 }
 
+bool Viewport::softwareRenderer() {
+  // Asked once: a throw-away context on an offscreen surface names the renderer.
+  static const bool software = [] {
+    QOffscreenSurface surface;
+    surface.setFormat(QSurfaceFormat::defaultFormat());
+    surface.create();
+    QOpenGLContext ctx;
+    ctx.setFormat(QSurfaceFormat::defaultFormat());
+    if (!ctx.create() || !ctx.makeCurrent(&surface)) return false;
+    const QByteArray r = reinterpret_cast<const char*>(ctx.functions()->glGetString(GL_RENDERER));
+    ctx.doneCurrent();
+    return r.contains("llvmpipe") || r.contains("softpipe") || r.contains("SWR") || r.contains("Software");
+  }();
+  return software;
+}
+
 QSurfaceFormat Viewport::requiredFormat() {
   QSurfaceFormat f;
   f.setRenderableType(QSurfaceFormat::OpenGL);
@@ -119,12 +140,21 @@ QSurfaceFormat Viewport::requiredFormat() {
   return f;
 }
 
+QSurfaceFormat Viewport::applicationFormat() {
+  QSurfaceFormat f = requiredFormat();
+  f.setSamples(0);
+  return f;
+}
+
 void Viewport::setScene(Scene scene, bool fit) {
   // The grid is re-uploaded only when it changed (frames of a moving mechanism usually keep it).
-  const bool sameLines = scene.lines.points == scene_.lines.points && scene.lines.colors == scene_.lines.colors;
+  const bool sameLines = (scene.gridId != 0 && scene.gridId == scene_.gridId) ||
+                         (scene.lines.points == scene_.lines.points && scene.lines.colors == scene_.lines.colors);
   scene_ = std::move(scene);
   linesDirty_ = linesDirty_ || !sameLines;
+  overlayDirty_ = true;
   if (fit) pendingFit_ = true;
+  if (fit) autoFit_ = true;
   if (fit && width() > 0 && height() > 0 && isVisible()) {
     camera_.fit(scene_.bounds, double(width()) / height());
     pendingFit_ = false;
@@ -188,7 +218,10 @@ void Viewport::initializeGL() {
   glGenVertexArrays(1, &emptyVao_);
   glGenVertexArrays(1, &lineVao_);
   glGenBuffers(1, &lineVbo_);
+  glGenVertexArrays(1, &overlayVao_);
+  glGenBuffers(1, &overlayVbo_);
   linesDirty_ = true;
+  overlayDirty_ = true;
   glInfo_.ok = true;
 }
 
@@ -234,7 +267,9 @@ void Viewport::releaseGl() {
   if (lineVao_) glDeleteVertexArrays(1, &lineVao_);
   if (lineVbo_) glDeleteBuffers(1, &lineVbo_);
   if (emptyVao_) glDeleteVertexArrays(1, &emptyVao_);
-  lineVao_ = lineVbo_ = emptyVao_ = 0;
+  if (overlayVao_) glDeleteVertexArrays(1, &overlayVao_);
+  if (overlayVbo_) glDeleteBuffers(1, &overlayVbo_);
+  lineVao_ = lineVbo_ = emptyVao_ = overlayVao_ = overlayVbo_ = 0;
   shaded_.reset();
   lines_.reset();
   background_.reset();
@@ -258,31 +293,31 @@ const Viewport::GpuMesh* Viewport::meshFor(const DrawItem& item) {
 }
 
 void Viewport::resizeGL(int w, int h) {
-  if (pendingFit_ && w > 0 && h > 0) {
+  // Until the user moves the camera, the view keeps the mechanism framed as the window settles.
+  if ((pendingFit_ || autoFit_) && w > 0 && h > 0) {
     camera_.fit(scene_.bounds, double(w) / h);
     pendingFit_ = false;
     emit cameraChanged();
   }
 }
 
-void Viewport::uploadLines() {
+int Viewport::uploadLines(const LineSet& lines, unsigned vao, unsigned vbo) {
   std::vector<float> data;
-  data.reserve(scene_.lines.points.size() * 7);
-  for (size_t i = 0; i < scene_.lines.points.size(); ++i) {
-    const Eigen::Vector3f& p = scene_.lines.points[i];
-    const Eigen::Vector4f& c = scene_.lines.colors[i];
+  data.reserve(lines.points.size() * 7);
+  for (size_t i = 0; i < lines.points.size(); ++i) {
+    const Eigen::Vector3f& p = lines.points[i];
+    const Eigen::Vector4f& c = lines.colors[i];
     data.insert(data.end(), {p.x(), p.y(), p.z(), c.x(), c.y(), c.z(), c.w()});
   }
-  glBindVertexArray(lineVao_);
-  glBindBuffer(GL_ARRAY_BUFFER, lineVbo_);
+  glBindVertexArray(vao);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
   glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(data.size() * sizeof(float)), data.data(), GL_DYNAMIC_DRAW);
   glEnableVertexAttribArray(0);
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 7 * sizeof(float), nullptr);
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 7 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
   glBindVertexArray(0);
-  lineVertexCount_ = static_cast<int>(scene_.lines.points.size());
-  linesDirty_ = false;
+  return static_cast<int>(lines.points.size());
 }
 
 void Viewport::drawBackground() {
@@ -320,8 +355,20 @@ void Viewport::drawItems(const Eigen::Matrix4f& view, const Eigen::Matrix4f& pro
 }
 
 void Viewport::drawLines(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj) {
-  if (linesDirty_) uploadLines();
-  if (lineVertexCount_ == 0) return;
+  if (linesDirty_) {
+    lineVertexCount_ = uploadLines(scene_.lines, lineVao_, lineVbo_);
+    linesDirty_ = false;
+  }
+  if (overlayDirty_) {
+    overlayVertexCount_ = uploadLines(scene_.overlayLines, overlayVao_, overlayVbo_);
+    overlayDirty_ = false;
+  }
+  drawLineBuffer(view, proj, lineVao_, lineVertexCount_);
+  drawLineBuffer(view, proj, overlayVao_, overlayVertexCount_);
+}
+
+void Viewport::drawLineBuffer(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, unsigned vao, int count) {
+  if (count == 0) return;
   // Blended over the shapes' depth, without writing depth, so the grid never hides anything.
   glEnable(GL_BLEND);
   // Colour blends; destination alpha stays 1: the widget is composited into the window by its
@@ -331,8 +378,8 @@ void Viewport::drawLines(const Eigen::Matrix4f& view, const Eigen::Matrix4f& pro
   lines_->bind();
   const Eigen::Matrix4f vp = proj * view;
   glUniformMatrix4fv(glGetUniformLocation(lines_->programId(), "uViewProj"), 1, GL_FALSE, vp.data());
-  glBindVertexArray(lineVao_);
-  glDrawArrays(GL_LINES, 0, lineVertexCount_);
+  glBindVertexArray(vao);
+  glDrawArrays(GL_LINES, 0, count);
   glBindVertexArray(0);
   glDepthMask(GL_TRUE);
   glDisable(GL_BLEND);
@@ -448,6 +495,12 @@ void Viewport::paintGL() {
 }
 
 void Viewport::mousePressEvent(QMouseEvent* e) {
+  setFocus(Qt::MouseFocusReason);
+  if (hook_ && dragButton_ == Qt::NoButton && hook_->press(e)) {
+    hookOwns_ = true;
+    e->accept();
+    return;
+  }
   lastPos_ = e->position().toPoint();
   dragButton_ = e->button();
   dragPans_ = e->button() == Qt::MiddleButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier));
@@ -456,10 +509,16 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
 }
 
 void Viewport::mouseMoveEvent(QMouseEvent* e) {
+  if (hookOwns_) {
+    hook_->move(e);
+    e->accept();
+    return;
+  }
   if (dragButton_ == Qt::NoButton) return;
   const QPoint p = e->position().toPoint();
   const QPoint d = p - lastPos_;
   lastPos_ = p;
+  autoFit_ = false;
   if (dragPans_) camera_.pan(d.x(), d.y(), height());
   else if (dragButton_ == Qt::LeftButton) camera_.orbit(d.x(), d.y());
   else if (dragButton_ == Qt::RightButton) camera_.zoom(-d.y() / 40.0);
@@ -470,6 +529,12 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void Viewport::mouseReleaseEvent(QMouseEvent* e) {
+  if (hookOwns_) {
+    hookOwns_ = false;
+    if (hook_) hook_->release(e);
+    e->accept();
+    return;
+  }
   if (e->button() == dragButton_) dragButton_ = Qt::NoButton;
   e->accept();
 }
@@ -477,6 +542,7 @@ void Viewport::mouseReleaseEvent(QMouseEvent* e) {
 void Viewport::wheelEvent(QWheelEvent* e) {
   const double steps = e->angleDelta().y() / 120.0;
   if (steps == 0) return;
+  autoFit_ = false;
   camera_.zoom(steps);
   emit cameraChanged();
   update();

@@ -5,7 +5,8 @@
 // elsewhere from finished frames (STYLE.md §9-10).
 //
 // Gestures: left drag orbits, middle drag or shift+left drag pans, right drag or the wheel zooms,
-// F fits the scene in the view.
+// F fits the scene in the view. A mouse hook (handle dragging) sees each press first and may
+// take the gesture over.
 #include <map>
 #include <memory>
 
@@ -29,15 +30,33 @@ struct GlInfo {
   QString version, renderer, error;
 };
 
+/// Takes mouse gestures before the camera does (handle dragging: ui/drag_handler.h).
+class ViewportMouseHook {
+ public:
+  virtual ~ViewportMouseHook() = default;
+  /// True: the hook owns the gesture until the button is released (no camera motion).
+  virtual bool press(QMouseEvent* e) = 0;
+  virtual void move(QMouseEvent* e) = 0;
+  virtual void release(QMouseEvent* e) = 0;
+};
+
 class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   Q_OBJECT
  public:
   explicit Viewport(QWidget* parent = nullptr);
   ~Viewport() override;
 
-  /// The context the viewport asks for: OpenGL 3.3 core, 24-bit depth, 4× multisampling.
-  /// main() installs it with QSurfaceFormat::setDefaultFormat before QApplication exists.
+  /// The context the viewport asks for: OpenGL 3.3 core, 24-bit depth, 4× multisampling
+  /// (none on a software renderer).
   static QSurfaceFormat requiredFormat();
+  /// The application's default format, installed by main() with QSurfaceFormat::setDefaultFormat
+  /// before QApplication exists: requiredFormat() without multisampling. The window that
+  /// composes the viewport with the other widgets uses it; multisampling there would multiply the
+  /// cost of every frame by the samples over the whole window (the viewport keeps its own 4×).
+  static QSurfaceFormat applicationFormat();
+  /// True when OpenGL is a software rasteriser (llvmpipe, softpipe): the viewport then draws
+  /// without multisampling, which would multiply the cost of every frame.
+  static bool softwareRenderer();
 
   /// Replaces the drawn scene; with `fit` the camera frames its bounds (now, or at the first
   /// paint when the widget has no size yet).
@@ -49,6 +68,8 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   const GlInfo& glInfo() const { return glInfo_; }
   /// Number of completed paintGL calls.
   int paintCount() const { return paintCount_; }
+  /// Mouse gestures go to `hook` first (null: camera only). Not owned.
+  void setMouseHook(ViewportMouseHook* hook) { hook_ = hook; }
 
  public slots:
   void fitToView();
@@ -81,12 +102,15 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void drawHiddenGlyphs(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj);
   void drawBackground();
   void drawAxisTriad();
-  void uploadLines();
+  /// Uploads a line set into (vao, vbo); returns its vertex count.
+  int uploadLines(const LineSet& lines, unsigned vao, unsigned vbo);
+  void drawLineBuffer(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, unsigned vao, int count);
   void releaseGl();
 
   Scene scene_;
   Camera camera_;
   bool pendingFit_ = false;
+  bool autoFit_ = false;  // the camera was last placed by a fit: a resize fits again
   bool linesDirty_ = true;
   GlInfo glInfo_;
   int paintCount_ = 0;
@@ -97,6 +121,9 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   std::map<const MeshData*, std::pair<std::shared_ptr<const MeshData>, GpuMesh>> meshes_;
   unsigned lineVao_ = 0, lineVbo_ = 0;
   int lineVertexCount_ = 0;
+  unsigned overlayVao_ = 0, overlayVbo_ = 0;  // overlay lines, re-uploaded with every scene
+  int overlayVertexCount_ = 0;
+  bool overlayDirty_ = true;
   unsigned emptyVao_ = 0;
   QMetaObject::Connection contextConnection_;  // context aboutToBeDestroyed → releaseGl
 
@@ -104,6 +131,8 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   QPoint lastPos_;
   Qt::MouseButton dragButton_ = Qt::NoButton;
   bool dragPans_ = false;
+  ViewportMouseHook* hook_ = nullptr;
+  bool hookOwns_ = false;
 };
 
 }  // namespace mechsim::ui

@@ -12,14 +12,17 @@ namespace mechsim::cli {
 int cmdBench(const Args& args) {
   const auto pos = positionals(args, {});
   if (pos.size() != 1) {
-    std::fprintf(stderr, "usage: mechsim-cli bench NAME [--csv]   (NAME: kinematics)\n");
+    std::fprintf(stderr, "usage: mechsim-cli bench NAME [--csv]   (NAME: kinematics, dynamics, anm, deform)\n");
     return 2;
   }
   const bool csv = hasFlag(args, "--csv");
 #ifdef MECHSIM_HAVE_BENCH
   if (pos[0] == "kinematics") return bench::runKinematics(std::cout, csv, MECHSIM_SOURCE_DIR);
+  if (pos[0] == "dynamics") return bench::runDynamics(std::cout, csv, MECHSIM_SOURCE_DIR);
+  if (pos[0] == "anm") return bench::runAnm(std::cout, csv, MECHSIM_SOURCE_DIR);
+  if (pos[0] == "deform") return bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));
 #endif
-  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics)\n", pos[0].c_str());
+  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform)\n", pos[0].c_str());
   return 2;
 }
 

@@ -14,6 +14,7 @@ int cmdCheck(const Args& args);
 int cmdKinematics(const Args& args);
 int cmdBench(const Args& args);
 int cmdInfo(const Args& args);
+int cmdSimulate(const Args& args);  // cmd_simulate.cpp: forward dynamics
 
 /// Small argument helpers shared by the subcommands.
 bool hasFlag(const Args& args, const std::string& flag);

@@ -16,8 +16,8 @@ void usage(std::FILE* to) {
                "commands:\n"
                "  check FILE [--json]                               load and analyse a mechanism\n"
                "  kinematics FILE --t-end T --dt H --out OUT.csv    kinematic analysis driven by the file's drivers\n"
-               "  simulate FILE --t-end T --dt H --out OUT.csv      forward dynamics (not in this version)\n"
-               "  bench NAME [--csv]                                benchmark programs (kinematics)\n"
+               "  simulate FILE --t-end T --dt H --out OUT.csv      forward dynamics (reactions and energy columns)\n"
+               "  bench NAME [--csv]                                benchmark programs (kinematics, dynamics, anm, deform)\n"
                "  info                                              version, build options, compute devices\n"
                "\n"
                "exit status: 0 success, 1 file error, 2 usage error or solver failure\n");
@@ -38,10 +38,7 @@ int main(int argc, char** argv) {
     if (cmd == "kinematics") return cmdKinematics(args);
     if (cmd == "bench") return cmdBench(args);
     if (cmd == "info") return cmdInfo(args);
-    if (cmd == "simulate") {
-      std::fprintf(stderr, "mechsim-cli: simulate: forward dynamics is not available in this version of mechsim\n");
-      return 2;
-    }
+    if (cmd == "simulate") return cmdSimulate(args);
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       usage(stdout);
       return 0;

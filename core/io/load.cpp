@@ -19,7 +19,10 @@
 #include <sstream>
 
 #include "core/io/expressions.h"
+#include "core/io/import/import.h"
 #include "core/io/json_value.h"
+#include "core/io/load_deformable.h"
+#include "core/io/load_dynamics.h"
 #include "core/io/mesh.h"
 #include "core/tolerances.h"
 
@@ -327,7 +330,8 @@ class Reader {
       fail(*ver, "mechsim", "unsupported format version " + std::to_string(version) + " (this program reads version 1)");
     spec_.version = version;
 
-    checkKeys(root, "", {"mechsim", "name", "units", "gravity", "bodies", "joints", "drivers", "handles"},
+    checkKeys(root, "", {"mechsim", "name", "units", "gravity", "bodies", "joints", "drivers", "handles",
+                         "dynamics", "deformables"},
               "the mechanism");
     if (const Value* u = opt(root, "", "units")) units(*u);
     if (const Value* n = opt(root, "", "name")) spec_.name = string(*n, "name");
@@ -351,6 +355,10 @@ class Reader {
       expectKind(*h, "handles", Kind::Array, "an array of handles");
       for (std::size_t i = 0; i < h->items.size(); ++i) handle(h->items[i], index("handles", i));
     }
+    // Springs, motors, initial velocities, solver settings (load_dynamics.cpp).
+    if (const Value* dyn = opt(root, "", "dynamics")) readDynamicsSection(*dyn, spec_, file_, L_, A_);
+    // Deformable parts: tetrahedral meshes, material, pinned / attached vertices (load_deformable.cpp).
+    if (const Value* def = opt(root, "", "deformables")) readDeformablesSection(*def, spec_, file_, L_, baseDir_);
   }
 
   void units(const Value& u) {
@@ -689,8 +697,8 @@ MechanismSpec readMechanismFile(const std::string& path) {
   const fs::path p(path);
   auto ioError = [&](const std::string& msg) { return LoadError(Diagnostic{path, 0, 0, msg}); };
   std::string ext = lower(p.extension().string());
-  if (ext == ".urdf" || ext == ".xml" || ext == ".mjcf" || ext == ".sdf")
-    throw ioError("files of type " + ext + " are not supported yet (this version reads the native .json format)");
+  // URDF, MJCF and SDFormat go to their importers (core/io/import/import.h).
+  if (importFormatOf(path)) return importMechanismFile(path);
   if (!fs::exists(p, ec)) throw ioError("no such file");
   if (fs::is_directory(p, ec)) throw ioError("is a folder, not a mechanism file");
   const auto size = fs::file_size(p, ec);

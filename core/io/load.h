@@ -45,6 +45,10 @@ std::vector<std::function<double(double)>> driverFunctions(const MechanismSpec& 
 
 /// readMechanismFile + driverFunctions + compile, with compile's SpecError mapped to FILE:LINE:COL.
 Model loadModel(const std::string& path);
+/// loadModel that hands the reader's warnings (MechanismSpec::warnings: "FILE:LINE:COL: warning:
+/// ...") to the caller; the one-argument form prints them on stderr. Imported formats (.urdf,
+/// .xml, .sdf, .world; core/io/import/import.h) load through both.
+Model loadModel(const std::string& path, std::vector<std::string>* warnings);
 /// driverFunctions + compile for a spec already read (errors mapped as in loadModel).
 Model compileSpec(const MechanismSpec& spec);
 

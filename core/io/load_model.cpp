@@ -3,13 +3,18 @@
 // compiler's SpecError(path, message) becomes a located Diagnostic "FILE:LINE:COL: error: PATH: MESSAGE".
 #include "core/compile.h"
 #include "core/io/load.h"
+#include "core/io/load_dynamics.h"
+
+#include <iostream>
 
 namespace mechsim::io {
 
 Model compileSpec(const MechanismSpec& spec) {
   auto functions = driverFunctions(spec);  // throws LoadError itself
   try {
-    return compile(spec, functions);
+    Model m = compile(spec, functions);
+    attachMotorFunctions(spec, m);  // motors' effort expressions (load_dynamics.cpp)
+    return m;
   } catch (const SpecError& e) {
     const SourceLoc loc = spec.locate(e.path());
     throw LoadError(Diagnostic{spec.sourceFile, loc.line, loc.col,
@@ -17,6 +22,17 @@ Model compileSpec(const MechanismSpec& spec) {
   }
 }
 
-Model loadModel(const std::string& path) { return compileSpec(readMechanismFile(path)); }
+Model loadModel(const std::string& path) {
+  MechanismSpec spec = readMechanismFile(path);
+  for (const std::string& w : spec.warnings) std::cerr << w << '\n';
+  return compileSpec(spec);
+}
+
+Model loadModel(const std::string& path, std::vector<std::string>* warnings) {
+  // readMechanismFile dispatches on the file type (native JSON or an imported format).
+  MechanismSpec spec = readMechanismFile(path);
+  if (warnings) *warnings = spec.warnings;
+  return compileSpec(spec);
+}
 
 }  // namespace mechsim::io

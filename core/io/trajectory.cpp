@@ -88,12 +88,24 @@ std::vector<double> trajectoryRow(const Model& m, const TrajectoryFrame& f, bool
 }
 
 std::string trajectoryCsv(const Model& m, const std::vector<TrajectoryFrame>& frames, bool rates) {
-  const std::vector<std::string> cols = trajectoryColumns(m, rates);
+  return trajectoryCsv(m, frames, rates, {});
+}
+
+std::string trajectoryCsv(const Model& m, const std::vector<TrajectoryFrame>& frames, bool rates,
+                          const std::vector<std::string>& extraColumns) {
+  std::vector<std::string> cols = trajectoryColumns(m, rates);
+  cols.insert(cols.end(), extraColumns.begin(), extraColumns.end());
   std::string out;
   for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "," : "") + cols[i];
   out += '\n';
   for (const TrajectoryFrame& f : frames) {
-    const std::vector<double> row = trajectoryRow(m, f, rates);
+    std::vector<double> row = trajectoryRow(m, f, rates);
+    if (!extraColumns.empty()) {
+      if (f.extra.size() != extraColumns.size())
+        throw std::invalid_argument("trajectory frame at t = " + std::to_string(f.t) + ": " + std::to_string(f.extra.size()) +
+                                    " extra values for " + std::to_string(extraColumns.size()) + " extra columns");
+      row.insert(row.end(), f.extra.begin(), f.extra.end());
+    }
     for (std::size_t i = 0; i < row.size(); ++i) {
       if (i) out += ',';
       appendNumber(out, row[i], cols[i], f.t);

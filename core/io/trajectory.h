@@ -17,6 +17,7 @@ struct TrajectoryFrame {
   VecX coords;    // (nCoords) joint coordinates, SI (rad, m)
   VecX coordVel;  // (nCoords)
   VecX coordAcc;  // (nCoords)
+  std::vector<double> extra;  // values of the extra columns (trajectoryCsv with extraColumns), in order
 };
 
 /// The column names, in order: t; Model::coordNames; per moving body B: B.x B.y B.z B.qw B.qx
@@ -31,6 +32,11 @@ std::vector<double> trajectoryRow(const Model& m, const TrajectoryFrame& f, bool
 /// CSV text (FORMAT.md §3): the header, then one row per frame; numbers with 17 significant
 /// digits; SI units and radians. Throws std::invalid_argument on a non-finite value (never NaN).
 std::string trajectoryCsv(const Model& m, const std::vector<TrajectoryFrame>& frames, bool rates);
+
+/// CSV text with `extraColumns` appended after the columns above (reaction forces, energies, ...);
+/// every frame's `extra` must have one value per extra column. Same rules as trajectoryCsv.
+std::string trajectoryCsv(const Model& m, const std::vector<TrajectoryFrame>& frames, bool rates,
+                          const std::vector<std::string>& extraColumns);
 
 /// JSON text: {"format": "mechsim-trajectory", "version": 1, "model": NAME, "units": {...},
 /// "columns": [names as in the CSV], "rows": [[values], ...]} — the CSV table with its header

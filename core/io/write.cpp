@@ -7,6 +7,7 @@
 // The document is built with nlohmann::ordered_json (key order as written here) and printed by a
 // small emitter that keeps short arrays and objects on one line, as a person would write them.
 #include "core/io/write.h"
+#include "core/io/load_dynamics.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -224,6 +225,8 @@ std::string writeMechanism(const MechanismSpec& spec) {
     for (const HandleSpec& h : spec.handles)
       doc["handles"].push_back(Json{{"name", h.name}, {"body", h.body}, {"point", vec(h.point, L)}});
   }
+  // The dynamics section (load_dynamics.cpp), when the spec has one.
+  if (spec.dynamics.present || !dynamicsSectionJson(spec).empty()) doc["dynamics"] = dynamicsSectionJson(spec);
   std::string out;
   emit(doc, out, 0, 0);
   out += '\n';

@@ -1,0 +1,246 @@
+// core/deform/jgs2_precompute.cpp — JGS2 rest-shape precomputation (Lan et al. 2025, §5–6).
+//
+// 1. Rest Hessian H̄ = M/h² + ∇²Ψ(x̄) over the free vertices (SPD: the inertia term makes it so
+//    even with nothing pinned), factorised once (CHOLMOD supernodal Cholesky).
+// 2. Full-coordinate subspaces (Eq. 19–23): for every free vertex i, three solves give
+//    Y_i = H̄⁻¹ S_iᵀ; then Ḡ_i = −(S_i Y_i)⁻¹ (Eq. 21) and Ū_i = −Y_i Ḡ_i = Y_i (S_i Y_i)⁻¹ (Eq. 23):
+//    S_i Ū_i = I and (H̄ Ū_i)_C = 0, i.e. the complement's static response to a unit move of i
+//    (Eq. 8: Ū_{i,C} = −H̄_CC⁻¹ H̄_iCᵀ). The rest Schur complement is Sc̄_i = −Ḡ_i.
+// 3. Training poses: the lowest eigenvectors φ_t of H̄ (Spectra, shift-and-invert at σ = 0 through
+//    the same factorisation), with residuals g(t) = H̄ φ_t of the linearised problem.
+// 4. Cubature (Eq. 17–18; greedy NNLS of An et al. 2008): the target of pose t is the exact
+//    complement gradient g̃_i(t) = Σ_{a≠i} Ū_{i,a}ᵀ g_a(t), each element's column its share
+//    c_e(t) = Σ_{a∈e, a≠i} Ū_{i,a}ᵀ g_a(t)/val_a (summing to the target with all w_e = 1), both
+//    divided by ‖g̃_i(t)‖. Each round draws random candidates among the elements not incident to i
+//    ("remote", §8.1) and not yet chosen, adds the one with the largest projection on the
+//    residual (unnormalised, so elements that carry much of the sum — and need moderate weights —
+//    are preferred: the stabiliser of the right-hand side, notes §10), and re-solves the NNLS;
+//    it stops at |𝒮_i| elements or a relative residual below the tolerance (paper: 1 %).
+#include <Eigen/CholmodSupport>
+#include <Spectra/SymEigsShiftSolver.h>
+#include <chrono>
+#include <random>
+#include <stdexcept>
+
+#include "core/deform/nnls.h"
+#include "core/deform/solver.h"
+
+namespace mechsim::deform {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+/// Spectra operation y = H̄⁻¹ x through the Cholesky factor (shift fixed at 0).
+struct InverseOp {
+  using Scalar = double;
+  const Eigen::CholmodSupernodalLLT<SpMat>* llt;
+  Eigen::Index n;
+  Eigen::Index rows() const { return n; }
+  Eigen::Index cols() const { return n; }
+  void set_shift(const double& sigma) {
+    if (sigma != 0) throw std::logic_error("InverseOp: only shift 0 is supported");
+  }
+  void perform_op(const double* in, double* out) const {
+    Eigen::Map<const VecX> x(in, n);
+    Eigen::Map<VecX> y(out, n);
+    y = llt->solve(x);
+  }
+};
+}  // namespace
+
+Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
+  const auto tAll = Clock::now();
+  Jgs2Data d;
+  const int nv = m.vertexCount(), nf = m.freeCount(), nt = m.tetCount();
+  if (nf == 0) throw std::invalid_argument("JGS2: no free vertex");
+
+  // 1. Rest Hessian and its factorisation.
+  auto t = Clock::now();
+  const VecX xr = restPositions(m);
+  ElementCache c;
+  evalElements(m, xr, c, true);
+  const SpMat Hbar = assembleHessian(m, c);
+  Eigen::CholmodSupernodalLLT<SpMat> llt(Hbar);
+  if (llt.info() != Eigen::Success) throw std::runtime_error("JGS2: rest Hessian is not positive definite");
+  d.factorSeconds = since(t);
+
+  // 3. Low-frequency modes (done first: the training targets need them for every vertex).
+  t = Clock::now();
+  const int n = 3 * nf;
+  int nModes = std::min(opt.trainingModes, n - 2);
+  MatX modes;
+  if (nModes >= 1) {
+    InverseOp op{&llt, n};
+    const int ncv = std::min<int>(n, std::max(2 * nModes + 1, 20));
+    Spectra::SymEigsShiftSolver<InverseOp> eigs(op, nModes, ncv, 0.0);
+    eigs.init();
+    eigs.compute(Spectra::SortRule::LargestMagn, 1000, 1e-8);
+    if (eigs.info() != Spectra::CompInfo::Successful) throw std::runtime_error("JGS2: mode computation failed");
+    modes = eigs.eigenvectors();
+  } else {
+    modes = MatX::Identity(n, std::min(n, 3));
+  }
+  nModes = static_cast<int>(modes.cols());
+  const MatX residuals = Hbar * modes;  // g(t) = H̄ φ_t  (n × T)
+  d.modesSeconds = since(t);
+
+  // Per-vertex valence (number of incident tets) for the residual shares.
+  std::vector<double> invVal(nv);
+  for (int v = 0; v < nv; ++v) invVal[v] = 1.0 / std::max(1, m.incidence.offset[v + 1] - m.incidence.offset[v]);
+
+  d.offset.assign(nv + 1, 0);
+  d.modes = MatX::Zero(3 * nv, nModes);
+  d.modeValues.resize(nModes);
+  for (int p = 0; p < nModes; ++p) {
+    const VecX& ph = modes.col(p);
+    d.modeValues[p] = ph.dot(residuals.col(p)) / ph.squaredNorm();  // Rayleigh quotient = λ_t
+    for (int a = 0; a < nv; ++a)
+      if (m.freeIndex[a] >= 0) d.modes.block(3 * a, p, 3, 1) = ph.segment<3>(3 * m.freeIndex[a]) / ph.norm();
+  }
+  d.restSchur.assign(9 * std::size_t(nv), 0.0);
+  if (opt.denseBasis) d.dense.assign(nv, MatX());
+  double residualSum = 0;
+  double basisTime = 0, trainTime = 0;
+  MatX St = MatX::Zero(n, 3);
+  std::vector<int> incidentMark(nt, -1);
+  for (int v = 0; v < nv; ++v) {
+    d.offset[v + 1] = d.offset[v];
+    const int k = m.freeIndex[v];
+    if (k < 0) continue;
+    // 2. Eq. (23): Ū_i = Y (S_i Y)⁻¹ with Y = H̄⁻¹ S_iᵀ.
+    t = Clock::now();
+    St.block<3, 3>(3 * k, 0).setIdentity();
+    const MatX Y = llt.solve(St);
+    St.block<3, 3>(3 * k, 0).setZero();
+    const Mat3 SY = Y.block<3, 3>(3 * k, 0);
+    const Mat3 Sc = SY.inverse();  // Sc̄_i = (S_i H̄⁻¹ S_iᵀ)⁻¹ = −Ḡ_i
+    const MatX Uf = Y * Sc;        // free-DOF rows of Ū_i
+    for (int r = 0; r < 3; ++r)
+      for (int col = 0; col < 3; ++col) d.restSchur[9 * std::size_t(v) + 3 * r + col] = Sc(r, col);
+    auto Ublock = [&](int a) -> Mat3 {  // Ū_{i,a} (zero for prescribed vertices and for i itself)
+      const int ka = m.freeIndex[a];
+      if (ka < 0 || a == v) return Mat3::Zero();
+      return Uf.block<3, 3>(3 * ka, 0);
+    };
+    if (opt.denseBasis) {
+      MatX U = MatX::Zero(3 * nv, 3);
+      for (int a = 0; a < nv; ++a)
+        if (m.freeIndex[a] >= 0) U.block<3, 3>(3 * a, 0) = Uf.block<3, 3>(3 * m.freeIndex[a], 0);
+      d.dense[v] = std::move(U);
+    }
+    basisTime += since(t);
+
+    // 4. Cubature training (Eq. 18).
+    t = Clock::now();
+    // Targets g̃_i(t) = Ū_iᵀ g(t) − g_i(t), normalised per pose.
+    const MatX full = Uf.transpose() * residuals;  // 3 × T
+    VecX target(3 * nModes), scale(nModes);
+    for (int p = 0; p < nModes; ++p) {
+      const Vec3 y = full.col(p) - residuals.block(3 * k, p, 3, 1);
+      scale[p] = y.norm() > 1e-300 ? 1.0 / y.norm() : 0.0;
+      target.segment<3>(3 * p) = y * scale[p];
+    }
+    // Element form: the target is the remote elements' share Σ_{e∌i} [Ū_i]_eᵀ (H̄_e + share I)[φ_t]_e.
+    auto elementColumn = [&](int tet) {
+      VecX col = VecX::Zero(3 * nModes);
+      const auto& e = m.mesh.tets[tet];
+      Eigen::Matrix<double, 12, 3> Ue;
+      for (int a = 0; a < 4; ++a) Ue.block<3, 3>(3 * a, 0) = Ublock(e[a]);
+      const Eigen::Map<const Eigen::Matrix<double, 12, 12, Eigen::RowMajor>> He(&c.H[144 * std::size_t(tet)]);
+      const double sh = m.material.density * m.volume[tet] / 4.0 / (m.h * m.h);
+      for (int p = 0; p < nModes; ++p) {
+        Eigen::Matrix<double, 12, 1> phi = Eigen::Matrix<double, 12, 1>::Zero();
+        for (int a = 0; a < 4; ++a)
+          if (m.freeIndex[e[a]] >= 0) phi.segment<3>(3 * a) = modes.block(3 * m.freeIndex[e[a]], p, 3, 1);
+        col.segment<3>(3 * p) = scale[p] * (Ue.transpose() * (He * phi + sh * phi));
+      }
+      return col;
+    };
+    const bool elementTraining = opt.rhsForm != Jgs2RhsForm::Residual;
+    if (elementTraining) {
+      // Remote share of the exact complement gradient: the total minus the incident elements.
+      VecX incident = VecX::Zero(3 * nModes);
+      for (int p = 0; p < nModes; ++p) scale[p] = 1.0;
+      for (int q = m.incidence.offset[v]; q < m.incidence.offset[v + 1]; ++q)
+        incident += elementColumn(m.incidence.tet[q]);
+      for (int p = 0; p < nModes; ++p) {
+        const Vec3 y = full.col(p) - residuals.block(3 * k, p, 3, 1) - incident.segment<3>(3 * p);
+        scale[p] = y.norm() > 1e-300 ? 1.0 / y.norm() : 0.0;
+        target.segment<3>(3 * p) = y * scale[p];
+      }
+    }
+    auto column = [&](int tet) {
+      if (elementTraining) return elementColumn(tet);
+      VecX col = VecX::Zero(3 * nModes);
+      for (int a : m.mesh.tets[tet]) {
+        const int ka = m.freeIndex[a];
+        if (ka < 0 || a == v) continue;
+        const Mat3 Ua = Uf.block<3, 3>(3 * ka, 0);
+        for (int p = 0; p < nModes; ++p)
+          col.segment<3>(3 * p) += invVal[a] * scale[p] * (Ua.transpose() * residuals.block(3 * ka, p, 3, 1));
+      }
+      return col;
+    };
+    for (int q = m.incidence.offset[v]; q < m.incidence.offset[v + 1]; ++q) incidentMark[m.incidence.tet[q]] = v;
+    std::mt19937 rng(opt.seed * 7919u + static_cast<unsigned>(v));
+    std::uniform_int_distribution<int> pick(0, nt - 1);
+    std::vector<int> chosen;
+    MatX A(3 * nModes, 0);
+    VecX w;
+    VecX r = target;
+    const double bnorm = target.norm();
+    const int nonIncident = nt - (m.incidence.offset[v + 1] - m.incidence.offset[v]);
+    while (static_cast<int>(chosen.size()) < std::min(opt.cubatureElements, nonIncident) &&
+           r.norm() > opt.cubatureTolerance * bnorm) {
+      int best = -1;
+      double bestScore = 0;
+      VecX bestCol;
+      for (int tries = 0; tries < opt.candidatesPerRound; ++tries) {
+        const int e = pick(rng);
+        if (incidentMark[e] == v || std::find(chosen.begin(), chosen.end(), e) != chosen.end()) continue;
+        const VecX col = column(e);
+        const double score = col.dot(r);
+        if (score > bestScore) {
+          bestScore = score;
+          best = e;
+          bestCol = col;
+        }
+      }
+      if (best < 0) break;  // no candidate reduces the residual
+      chosen.push_back(best);
+      A.conservativeResize(Eigen::NoChange, A.cols() + 1);
+      A.col(A.cols() - 1) = bestCol;
+      w = nnls(A, target);
+      r = target - A * w;
+    }
+    residualSum += bnorm > 0 ? r.norm() / bnorm : 0.0;
+    if (elementTraining)  // incident elements enter exactly (weight 1)
+      for (int q = m.incidence.offset[v]; q < m.incidence.offset[v + 1]; ++q) {
+        chosen.push_back(m.incidence.tet[q]);
+        w.conservativeResize(w.size() + 1);
+        w[w.size() - 1] = 1.0;
+      }
+    for (std::size_t q = 0; q < chosen.size(); ++q) {
+      if (!(w[static_cast<Eigen::Index>(q)] > 0)) continue;
+      const int e = chosen[q];
+      d.tet.push_back(e);
+      d.weight.push_back(w[static_cast<Eigen::Index>(q)]);
+      for (int a = 0; a < 4; ++a) {
+        const Mat3 Ua = Ublock(m.mesh.tets[e][a]);
+        for (int rr = 0; rr < 3; ++rr)
+          for (int col = 0; col < 3; ++col) d.basis.push_back(Ua(rr, col));
+      }
+      ++d.offset[v + 1];
+    }
+    trainTime += since(t);
+  }
+  d.rhsForm = opt.rhsForm;
+  d.basisSeconds = basisTime;
+  d.trainSeconds = trainTime;
+  d.trainingResidual = residualSum / nf;
+  d.totalSeconds = since(tAll);
+  return d;
+}
+
+}  // namespace mechsim::deform

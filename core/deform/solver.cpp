@@ -1,0 +1,70 @@
+// core/deform/solver.cpp — dispatch of minimise() and the implicit-Euler step (solver.h).
+#include "core/deform/solver.h"
+
+#include <stdexcept>
+
+namespace mechsim::deform {
+
+const char* toString(Method m) {
+  switch (m) {
+    case Method::Newton: return "newton";
+    case Method::Jacobi: return "jacobi";
+    case Method::Vbd: return "vbd";
+    case Method::Jgs2Jacobi: return "jgs2-jacobi";
+    case Method::Jgs2GaussSeidel: return "jgs2-gs";
+  }
+  return "?";
+}
+
+const char* toString(Jgs2Variant v) {
+  switch (v) {
+    case Jgs2Variant::ExactSchur: return "exact-schur";
+    case Jgs2Variant::ExactSum: return "exact-sum";
+    case Jgs2Variant::Cubature: return "cubature";
+  }
+  return "?";
+}
+
+const char* toString(Jgs2RhsForm f) {
+  switch (f) {
+    case Jgs2RhsForm::Residual: return "residual";
+    case Jgs2RhsForm::Element: return "element";
+    case Jgs2RhsForm::Modal: return "modal";
+  }
+  return "?";
+}
+
+SolveStats minimise(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt, const VecX& z, VecX& x) {
+  if (x.size() != 3 * m.vertexCount() || z.size() != x.size()) throw std::invalid_argument("minimise: size mismatch");
+  if (!x.allFinite() || !z.allFinite()) throw std::invalid_argument("minimise: non-finite input");
+  switch (opt.method) {
+    case Method::Newton: return solveNewton(m, opt, z, x);
+    case Method::Jacobi:
+    case Method::Vbd: return solveVertexDescent(m, opt, z, x);
+    case Method::Jgs2Jacobi:
+    case Method::Jgs2GaussSeidel: return solveJgs2(m, jgs2, opt, z, x);
+  }
+  throw std::invalid_argument("minimise: unknown method");
+}
+
+SolveStats stepImplicitEuler(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt, VecX& x, VecX& v,
+                             const std::vector<Pose>& bodyPoses) {
+  const int nv = m.vertexCount();
+  const VecX xhat = x;
+  VecX z = x + m.h * v;
+  for (int k = 0; k < nv; ++k) z.segment<3>(3 * k) += m.h * m.h * m.gravity;
+  // Start from the inertial prediction; prescribed vertices go to their targets.
+  x = z;
+  for (int k = 0; k < nv; ++k)
+    if (m.prescribed[k]) x.segment<3>(3 * k) = m.mesh.vertices[k];
+  for (const Attachment& a : m.attachments) {
+    if (a.body >= static_cast<int>(bodyPoses.size()))
+      throw std::invalid_argument("stepImplicitEuler: no pose for attached body " + std::to_string(a.body));
+    x.segment<3>(3 * a.vertex) = bodyPoses[a.body].apply(a.local);
+  }
+  const SolveStats st = minimise(m, jgs2, opt, z, x);
+  v = (x - xhat) / m.h;
+  return st;
+}
+
+}  // namespace mechsim::deform

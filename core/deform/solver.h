@@ -1,0 +1,136 @@
+#pragma once
+// core/deform/solver.h — the solvers of one implicit-Euler step of a deformable part, behind one
+// interface: minimise E(x) (deformable.h) from a start x until the normalised step ‖Δx‖ (max norm
+// over vertices / model extent) falls below a tolerance.
+//
+//   Newton           projected Newton, sparse Cholesky (CHOLMOD) per iteration, backtracking line
+//                    search on E — the reference (newton.cpp)
+//   Jacobi, Vbd      per-vertex Newton δx_i = −H_ii⁻¹ g_i, all vertices at once (Jacobi) or colour
+//                    by colour (Gauss–Seidel, the VBD-style baseline) (vertex_descent.cpp)
+//   Jgs2Jacobi/Gs    JGS2 (Lan et al. 2025) local solves Eq. (15): Jacobi or coloured Gauss–Seidel,
+//                    in one of three variants (jgs2.cpp):
+//                      ExactSchur — oracle: U_i from the CURRENT Hessian (Eq. 8), local matrix the
+//                                   Schur complement U_iᵀ H U_i, right-hand side −U_iᵀ g; one Jacobi
+//                                   sweep equals one Newton step (Eq. 12–13). Small meshes only.
+//                      ExactSum   — co-rotated rest subspaces (Eq. 14, 19–23) with H̃, g̃ of Eq. (16)
+//                                   summed over ALL elements / vertices. Small meshes only.
+//                      Cubature   — H̃ estimated on 𝒮_i (Eq. 17) trained by greedy NNLS (Eq. 18)
+//                                   on low-frequency modes of H̄; right-hand side by the modal split
+//                                   (Jgs2RhsForm::Modal) or, for the ablation, sampled on 𝒮_i.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/deform/deformable.h"
+#include "core/types.h"
+
+namespace mechsim::deform {
+
+enum class Method { Newton, Jacobi, Vbd, Jgs2Jacobi, Jgs2GaussSeidel };
+enum class Jgs2Variant { ExactSchur, ExactSum, Cubature };
+
+const char* toString(Method m);
+const char* toString(Jgs2Variant v);
+
+/// Right-hand side g̃_i of the Cubature variant.
+///   Residual — Σ_{e∈𝒮_i} w_e Σ_{a∈e} U_{i,a}ᵀ g_a/val_a: samples of the assembled residual (Eq. 17
+///              with [∇E_Ci]_e the residual at e's vertices).
+///   Element  — incident elements exactly plus Σ_{e∈𝒮_i} w_e [U_i]_eᵀ [∇E]_e with the element's own
+///              gradient and inertia share (Eq. 17 read literally).
+///   Modal    — the stabiliser this project uses (default). Both sampled forms amplify the
+///              high-frequency part of the residual by the NNLS weights and make the sweeps diverge
+///              (notes §10; reproduced here). Instead the residual is split on the T training
+///              modes φ_t of H̄ (H̄φ_t = λ_t φ_t, Spectra): a_t = φ_tᵀ(Rᵀg)/λ_t (T global dot
+///              products per sweep), g_low = R Σ a_t λ_t φ_t. For g_low the subspace solve of
+///              Eq. (12) is exact at rest (U_iᵀ H̄ φ_t = Sc̄_i φ_t,i, so Sc̄_i⁻¹ U_iᵀ g_low = Σ a_t φ_t,i):
+///              δx_i = −R_i Σ_t a_t φ_t,i. The remainder g − g_low is solved with the cubature
+///              local matrix H_ii + H̃_ii (Eq. 15–17) as the damper of §8.1:
+///              δx_i = −(H_ii + H̃_ii)⁻¹ (g_i − g_low,i) − R_i Σ_t a_t φ_t,i.
+///              The fixed point is g = 0 (unbiased).
+enum class Jgs2RhsForm { Residual, Element, Modal };
+const char* toString(Jgs2RhsForm f);
+
+/// Options of JGS2's rest-shape precomputation (jgs2_precompute.cpp).
+struct Jgs2Options {
+  int cubatureElements = 6;       // |𝒮_i| (paper: 4 or 6)
+  double cubatureTolerance = 0.01;  // stop adding elements at this relative training residual (Eq. 18)
+  int trainingModes = 24;         // low-frequency eigenvectors of H̄: training poses and modal split
+  int candidatesPerRound = 48;    // random candidates tried per greedy round
+  bool denseBasis = false;        // keep every Ū_i whole (needed by ExactSum; O(nv²) memory)
+  /// How the Cubature variant forms its right-hand side (see Jgs2RhsForm).
+  Jgs2RhsForm rhsForm = Jgs2RhsForm::Modal;
+  unsigned seed = 1;
+};
+
+/// JGS2 precomputed data: for each vertex i its cubature elements, weights and rest-frame basis
+/// blocks [Ū_i]_e (12×3, rows of i zero), and optionally the whole Ū_i (3 nv × 3).
+struct Jgs2Data {
+  std::vector<int> offset;        // (nv + 1) into the arrays below
+  std::vector<int> tet;           // cubature element ids
+  std::vector<double> weight;     // w_e ≥ 0
+  std::vector<double> basis;      // 36 per entry: [Ū_i]_e row-major 12×3
+  std::vector<MatX> dense;        // (nv) Ū_i, 3 nv × 3 (empty unless Jgs2Options::denseBasis)
+  std::vector<double> restSchur;  // (9 nv) Sc̄_i = (S_i H̄⁻¹ S_iᵀ)⁻¹ (Eq. 21: −Ḡ_i)
+  Jgs2RhsForm rhsForm = Jgs2RhsForm::Modal;  // Jgs2Options::rhsForm used in training
+  // Modal right-hand side: modes (3 nv × T, rest frame, unit norm, prescribed rows zero) and
+  // their eigenvalues λ_t.
+  MatX modes;
+  VecX modeValues;
+  double trainingResidual = 0;    // mean relative NNLS residual over vertices
+  double factorSeconds = 0, basisSeconds = 0, modesSeconds = 0, trainSeconds = 0, totalSeconds = 0;
+};
+
+/// Precomputes JGS2's subspaces from one factorisation of the rest Hessian H̄ (Eq. 19–23) and trains
+/// the cubature (Eq. 17–18) on low-frequency modes of H̄ (Spectra, shift-invert).
+Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt = {});
+
+struct SolveOptions {
+  Method method = Method::Newton;
+  Jgs2Variant variant = Jgs2Variant::Cubature;
+  double tolerance = 1e-4;        // on normalisedStep
+  int maxIterations = 200;
+  int minIterations = 1;
+  /// JGS2: scales g̃ (1 = Eq. 15 as written). Below 1 damps the cubature right-hand side.
+  double rhsScale = 1.0;
+  /// JGS2: local matrix H_ii − H̃_ii (the sign of the exact Schur complement, Eq. 12, with
+  /// H̃ = U_Cᵀ H_CC U_C = −H_iC U_C) instead of the paper's PSD "damper" H_ii + H̃_ii; falls back to
+  /// the damper form at a vertex where H_ii − H̃_ii is not positive definite.
+  bool schurHessian = false;
+  /// Called with x after every iteration; returning true stops the solve as converged (the
+  /// benchmark stops on the error against a reference solution this way). Empty: not used.
+  std::function<bool(const VecX&)> monitor;
+  /// Divergence guard: stop when the normalised step exceeds this.
+  double divergenceStep = 10.0;
+};
+
+struct SolveStats {
+  int iterations = 0;
+  bool converged = false;
+  bool diverged = false;
+  double lastStep = 0;       // final normalised ‖Δx‖
+  double seconds = 0;        // wall time of the whole solve
+  double finalEnergy = 0;
+};
+
+/// Minimises E for inertia target z, starting from and overwriting x (prescribed vertices are left
+/// as they are). `jgs2` is required for the JGS2 methods with ExactSum / Cubature.
+SolveStats minimise(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt, const VecX& z, VecX& x);
+
+/// One implicit-Euler step: z = x̂ + h v̂ + h² g, prescribed vertices moved to their targets
+/// (pinned: rest position; attached: bodyPoses[body].apply(local)), minimise E, v = (x − x̂)/h.
+SolveStats stepImplicitEuler(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt, VecX& x,
+                             VecX& v, const std::vector<Pose>& bodyPoses = {});
+
+// Solver entry points (one per file), used by minimise().
+SolveStats solveNewton(const DeformableModel& m, const SolveOptions& opt, const VecX& z, VecX& x);
+SolveStats solveVertexDescent(const DeformableModel& m, const SolveOptions& opt, const VecX& z, VecX& x);
+SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt, const VecX& z, VecX& x);
+
+/// One exact-Schur (oracle) Jacobi sweep from x: returns δx with δx_i = −(U_iᵀ H U_i)⁻¹ U_iᵀ g,
+/// U_i = [I; −H_CC⁻¹ H_iCᵀ] from the current projected Hessian (Eq. 8–12). For tests.
+VecX jgs2OracleSweep(const DeformableModel& m, const VecX& z, const VecX& x);
+/// The projected Newton direction −H⁻¹ g at x (prescribed entries zero). For tests.
+VecX newtonDirection(const DeformableModel& m, const VecX& z, const VecX& x);
+
+}  // namespace mechsim::deform

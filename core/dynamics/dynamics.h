@@ -1,0 +1,202 @@
+#pragma once
+// core/dynamics/dynamics.h — forward dynamics of a mechanism: the time stepper and what the GUI,
+// the CLI and the benchmarks call.
+//
+// State: positions q (Data::q, the kinematic coordinates) and body TWISTS ν (v of the com, ω; 6 per
+// moving body, world axes) with the block-diagonal mass matrix M = diag(m E₃, I) of paper 000 eq. 2
+// (twist.h). Data::qd is kept equal to T(q) ν, so anything that reads Data (plots, exports, the
+// viewport) sees consistent rates.
+//
+// One step of length h is a named pipeline (kick – drift – kick, the RATTLE / velocity-Verlet form
+// of a constrained mechanical system); each stage is a public member so it can be timed and tested:
+//   1. forces         f(q_n, ν_n, t_n): gravity, gyroscopic −ω × Iω, point springs and dampers,
+//                     joint springs and dampers, motors (effort(t) or PD servo), perturbation spring
+//   2. free velocity  ν* = ν_n + ½h M⁻¹ f
+//   3. impulses       bilateral constraint impulses λ (every joint row, every imposed driver, active
+//                     joint limits): J ν⁺ = −Φ_t with ν⁺ = ν* + M⁻¹ Jᵀ λ, i.e. the consistent
+//                     system (J M⁻¹ Jᵀ) λ = −Φ_t − J ν* (= Aᵀ b with A = M^{-½} Jᵀ), solved for its
+//                     WEIGHTED MINIMUM-NORM solution by Riley's iteration (riley.h, paper 002 eq. 66)
+//   3b. contact       (hook, `contactStage`): a later stage adds contact impulses here, between the
+//                     bilateral impulses and the integration, with the same M⁻¹ and twists
+//   4. drift          q̃ = q_n ⊕ h ν_{n+½} (com += h v, exact rotation by h ω)
+//   5. projection     drift removal onto Φ(q, t_{n+1}) = 0: Newton in the mass metric,
+//                     Δν = M⁻¹ Jᵀ μ with (J M⁻¹ Jᵀ) μ = −Φ (J from step n: SHAKE's direction), then,
+//                     if that has not reached the position tolerance, the kinematic position solver
+//                     (solvePositions, least-squares Newton of paper 003)
+//   6. forces, free velocity and impulses again at q_{n+1} (the closing half kick: ν_{n+1} satisfies
+//                     the velocity constraints at q_{n+1} exactly)
+// Energy behaviour (measured in tests/core/test_dynamics.cpp and by `bench dynamics`): the scheme
+// is second order; on conservative systems the total energy oscillates by O(h²) about its initial
+// value with no secular drift (the velocity-level impulses are M-orthogonal projections, which never
+// add kinetic energy, and the drift is the symplectic Störmer–Verlet step). Dampers, servos and
+// the velocity projection at singular positions only remove energy; motors add the work they do.
+//
+// Weights D of the minimum-norm impulses (Model::dynamics.weights):
+//   "mass" (default): D_ii = (J M⁻¹ Jᵀ)_ii, the inverse effective mass of constraint row i, so
+//     λᵀ D λ = Σ_i ‖M^{-½} J_iᵀ λ_i‖² sums the kinetic energies the row impulses would each impart:
+//     the impulses that do the job with least "energy per row"; invariant to scaling a row (a
+//     joint equation written in mm or m, an angle row vs a position row).
+//   "identity": D = I, the plain minimum-norm impulses (depends on how rows are scaled).
+// Riley's s = f/(1 − f) μ with f = Model::dynamics.reduction (default 0.1) and μ the smallest
+// non-zero eigenvalue of D^{-½} J M⁻¹ Jᵀ D^{-½}, estimated at the first step and whenever the
+// set of constraint rows changes (riley.h).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/data.h"
+#include "core/dynamics/riley.h"
+#include "core/dynamics/twist.h"
+#include "core/model.h"
+
+namespace mechsim {
+
+/// A spring to a world target attached to a point of a body (the GUI's "perturb by dragging"):
+/// F = k (target − x) − c ẋ at the point. It is not part of the mechanism's energy; once removed
+/// it exerts nothing and leaves nothing stored (the work it did stays as the mechanism's energy).
+struct PerturbationSpring {
+  int body = -1;                 // index into Model::bodies (a moving body)
+  Vec3 local = Vec3::Zero();     // point in the body frame [m]
+  Vec3 target = Vec3::Zero();    // world target [m]
+  double stiffness = 0;          // N/m
+  double damping = 0;            // N·s/m
+};
+
+/// Reaction of a joint over the last step: the force and torque the joint applies to body2
+/// (world axes; torque about the joint point on body2), N and N·m. body1 receives the opposite.
+struct JointReaction {
+  Vec3 force = Vec3::Zero();
+  Vec3 torque = Vec3::Zero();
+};
+
+struct EnergyReport {
+  double kinetic = 0;            // ½ νᵀ M ν
+  double potential = 0;          // gravity + point springs + joint springs
+  double total() const { return kinetic + potential; }
+};
+
+/// Statistics of the last step (GUI status bar, CLI summary, benchmarks).
+struct DynamicsStats {
+  long steps = 0;                // steps taken since initialize()
+  int rileyIterations = 0;       // Riley iterations in the last step (all solves)
+  int maxRileyIterations = 0;    // the most in one solve, since initialize()
+  int projectionIterations = 0;  // mass-metric Newton iterations in the last step
+  bool kinematicFallback = false;// the last projection needed solvePositions
+  double residual = 0;           // max |Φ_i| after the last step
+  double maxResidual = 0;        // the largest since initialize()
+  double mu = 0, s = 0;          // Riley's μ estimate and s in use
+  int constraintRows = 0;        // rows of J in the last impulse solve
+  double seconds = 0;            // wall time of the last step
+  std::string message;           // why a step failed, when it did
+};
+
+/// Arguments of the contact stage hook: the model, the data at the stage, the inverse mass
+/// blocks and the twist after the bilateral impulses (to be modified in place), the step h.
+using ContactStage = std::function<void(const Model&, const Data&, const std::vector<dyn::BodyInertia>&, VecX& nu,
+                                        double h)>;
+
+/// The forward-dynamics time stepper of one model. Not thread-safe; one per worker thread.
+/// Typical use:
+///   DynamicsStepper sim(model);  Data d = makeData(model);
+///   sim.initialize(d);                        // consistent q, ν from the file's initial velocities
+///   while (...) sim.step(d, h);               // d.t, d.q, d.qd, d.coords advance
+///   sim.energy(d), sim.reactions()            // energy, per-joint reactions
+class DynamicsStepper {
+ public:
+  explicit DynamicsStepper(const Model& m);
+
+  /// Makes d consistent for dynamics at d.t: solves the positions (drivers imposed, servo drivers
+  /// excepted), and sets the twists — the M-norm-smallest twist satisfying the velocity constraints
+  /// and the file's initial joint rates (Model::initialRates) when `useInitialRates`, else the twist
+  /// of d.qd projected onto the velocity constraints. Returns false (d.stats / stats().message say why).
+  bool initialize(Data& d, bool useInitialRates = true);
+
+  /// Advances d by h seconds (pipeline in the header comment). On failure d is left at the last good
+  /// state and false is returned. If d.q / d.qd were changed from outside since the last step (a
+  /// kinematic drag, a mode switch), the stepper re-initialises from them first.
+  bool step(Data& d, double h);
+
+  // ---- stages (public for tests and per-stage timing) ----
+  /// Applied forces and torques per moving body (6 per body: force at the com, torque), at d.t,
+  /// for positions d.q and the twist `nu`.
+  void appliedForces(const Data& d, const VecX& nu, VecX& f) const;
+  /// Bilateral impulses at d.q (time tPhi for the driver rates): replaces nu by the constrained
+  /// twist and returns the impulses (one per constraint row). Needs prepareConstraints(d).
+  VecX constraintImpulses(const Data& d, double tPhi, VecX& nu);
+  /// Evaluates the constraint rows (J in twist space, inverse masses, Riley factors) at d.q, d.t.
+  bool prepareConstraints(const Data& d);
+  /// Drift removal onto Φ(q, d.t) = 0 (mass-metric Newton, then the kinematic solver if needed).
+  bool project(Data& d);
+
+  // ---- results ----
+  const VecX& twist() const { return nu_; }
+  /// Sets the twist (size 6 × moving bodies); d.qd is updated on the next step.
+  void setTwist(const VecX& nu) { nu_ = nu; }
+  EnergyReport energy(const Data& d) const;
+  /// Reactions of every joint over the last step (Model::joints order).
+  std::vector<JointReaction> reactions() const;
+  /// Impulses of the last step per row of J (joint rows, imposed drivers, active limits), N·s.
+  const VecX& impulses() const { return lastImpulse_; }
+  const DynamicsStats& stats() const { return stats_; }
+  const dyn::RileySolver& riley() const { return riley_; }
+  /// The constraint rows J (twist space), N = J M⁻¹ Jᵀ and the weights D of the last impulse solve.
+  const SpMat& constraintJacobian() const { return J_; }
+  const SpMat& constraintSystem() const { return N_; }
+  const VecX& constraintWeights() const { return D_; }
+  /// Joint of each constraint row (drivers and limits: the joint they act on).
+  const std::vector<int>& rowJoints() const { return rowJoint_; }
+
+  // ---- perturbation (GUI drag) and the contact hook ----
+  /// Adds a perturbation spring; returns its id (for removal).
+  int addPerturbation(const PerturbationSpring& p);
+  /// Moves the target of perturbation `id` (the cursor moved).
+  void setPerturbationTarget(int id, const Vec3& target);
+  /// Removes perturbation `id` (release). Unknown ids are ignored.
+  void removePerturbation(int id);
+  /// The stage inserted between the bilateral impulses and the integration (contact impulses).
+  ContactStage contactStage;
+
+ private:
+  void buildRows(const Data& d);
+  void assembleN();
+  void finishStep(Data& d, double h, const VecX& nuOld);
+
+  const Model& m_;
+  std::vector<int> imposedDrivers_;     // drivers imposed as constraints (not followed by a servo)
+  std::vector<dyn::BodyInertia> bi_;    // at the q of the last prepareConstraints
+  VecX nu_;                             // (6 × moving) twist
+  VecX projectionDelta_;                // (6 × moving) displacement of the last projection
+  SpMat J_;                             // (rows × 6 moving) constraint rows in twist space (row-major build)
+  SpMat N_;                             // J M⁻¹ Jᵀ
+  std::vector<std::vector<int>> bodyRows_;  // rows of J touching each moving body (pattern of N)
+  std::vector<int> nSlots_;             // value index in N_ of each body-block entry
+  Eigen::Index nPatternRows_ = -1, nPatternNnz_ = -1;
+  std::vector<int> rowSignature_;       // active limits + row count of the current J
+  VecX D_;                              // Riley weights
+  std::vector<int> rowJoint_;           // joint of each row (drivers, limits: the joint they act on)
+  std::vector<int> rowKind_;            // 0 joint, 1 driver, 2 limit
+  std::vector<int> rowSource_;          // Φ row for kinds 0/1, joint coordinate index for limits
+  std::vector<double> rowLimitSign_;    // limits: +1 lower, −1 upper (impulse must be ≥ 0 times this)
+  std::vector<int> activeLimits_;       // active limits: 2 j (lower) / 2 j + 1 (upper) of joint j
+  std::vector<int> muKey_;              // the row set μ was estimated for
+  double mu_ = 0;
+  dyn::RileySolver riley_;
+  VecX lastImpulse_;
+  std::vector<std::pair<dyn::Vec6, dyn::Vec6>> reactionWrench_;  // per joint: Jᵀλ on body1, body2 over the step
+  std::vector<PerturbationSpring> perturb_;
+  std::vector<int> perturbIds_;
+  int nextPerturbId_ = 1;
+  VecX writtenQ_, writtenQd_;           // what step() left in d (to detect outside changes)
+  double writtenT_ = 0;
+  bool initialized_ = false;
+  DynamicsStats stats_;
+  double lastH_ = 0;
+};
+
+/// Mechanical energy of d (kinetic from d.q, d.qd; potential: gravity, springs, joint springs).
+EnergyReport mechanicalEnergy(const Model& m, const Data& d);
+
+/// One step of `sim` (free-function form of DynamicsStepper::step).
+inline bool stepDynamics(DynamicsStepper& sim, Data& d, double h) { return sim.step(d, h); }
+
+}  // namespace mechsim

@@ -1,0 +1,92 @@
+// core/io/import/import.cpp — which importer reads a file, and the file reading they share.
+//
+// The extension decides (.urdf → URDF, .mjcf → MJCF, .sdf / .world → SDFormat); a .xml file is
+// recognised by its root element, since MuJoCo models, URDF robots and SDF worlds are all
+// published as .xml. The file is read here once (size limit, I/O errors at line 0 as the native
+// reader reports them) and handed to the importer as text with its folder.
+#include "core/io/import/import.h"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+
+#include "core/io/import/xml_file.h"
+
+namespace mechsim::io {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string lowerExt(const std::string& path) {
+  std::string e = fs::path(path).extension().string();
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+/// The name of the first element of an XML file (skipping the declaration, comments and
+/// processing instructions), read from its first 64 KiB; "" when none is found.
+std::string rootElementName(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  std::size_t p = 0;
+  while ((p = head.find('<', p)) != std::string::npos) {
+    if (head.compare(p, 4, "<!--") == 0) {
+      p = head.find("-->", p);
+      if (p == std::string::npos) return "";
+      continue;
+    }
+    if (p + 1 < head.size() && (head[p + 1] == '?' || head[p + 1] == '!')) {
+      ++p;
+      continue;
+    }
+    std::size_t e = p + 1;
+    while (e < head.size() && (std::isalnum(static_cast<unsigned char>(head[e])) || head[e] == '_' || head[e] == ':' || head[e] == '-')) ++e;
+    return head.substr(p + 1, e - p - 1);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::optional<ImportFormat> importFormatOf(const std::string& path) {
+  const std::string ext = lowerExt(path);
+  if (ext == ".urdf") return ImportFormat::Urdf;
+  if (ext == ".mjcf") return ImportFormat::Mjcf;
+  if (ext == ".sdf" || ext == ".world") return ImportFormat::Sdf;
+  if (ext != ".xml") return std::nullopt;
+  const std::string root = rootElementName(path);
+  if (root == "robot") return ImportFormat::Urdf;
+  if (root == "sdf") return ImportFormat::Sdf;
+  return ImportFormat::Mjcf;  // <mujoco>, or a file the MJCF importer will explain
+}
+
+MechanismSpec importMechanismFile(const std::string& path) {
+  std::error_code ec;
+  const fs::path p(path);
+  const auto format = importFormatOf(path);
+  auto ioError = [&](const std::string& msg) { return LoadError(Diagnostic{path, 0, 0, msg}); };
+  if (!format) throw ioError("not a URDF, MJCF or SDF file (expected .urdf, .xml, .mjcf, .sdf or .world)");
+  if (!fs::exists(p, ec)) throw ioError("no such file");
+  if (fs::is_directory(p, ec)) throw ioError("is a folder, not a mechanism file");
+  const auto size = fs::file_size(p, ec);
+  if (ec) throw ioError("cannot read: " + ec.message());
+  if (size > imp::kMaxXmlBytes)
+    throw LoadError(Diagnostic{path, 1, 1, "the file is too large (" + std::to_string(size) + " bytes; the limit is 64 MiB)"});
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw ioError("cannot open the file for reading");
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (static_cast<std::uintmax_t>(in.gcount()) != size) throw ioError("read error");
+  const std::string dir = fs::absolute(p, ec).parent_path().string();
+  switch (*format) {
+    case ImportFormat::Urdf: return parseUrdf(text, path, dir);
+    case ImportFormat::Mjcf: return parseMjcf(text, path, dir);
+    case ImportFormat::Sdf: return parseSdf(text, path, dir);
+  }
+  throw ioError("unknown file type");
+}
+
+}  // namespace mechsim::io

@@ -1,0 +1,373 @@
+// core/io/import/sdf_import.cpp — SDFormat (sdformat.org) → MechanismSpec, through libsdformat
+// (Debian 12: libsdformat-dev, sdformat 12). libsdformat parses and validates the file (its
+// errors carry the line), resolves every pose against SDF's frame semantics (pose relative_to,
+// joint frames attached to the child link, axis expressed_in) and reports graph errors; this
+// file maps the resolved model onto the spec.
+//
+// Frames: every link pose is resolved in the model frame, T_link = T_model · T_link/model; a
+// joint's frame (by default on its child link) likewise; its axis is resolved in the model frame
+// and rotated into the world. The file's poses are the zero configuration of every joint.
+//
+// Mapping: revolute → revolute (with limits unless they are SDF's ±1e16 "unlimited"),
+// continuous → revolute, prismatic → prismatic, ball → spherical, universal / revolute2 with
+// perpendicular axes → universal, fixed → fixed; parent "world" → the fixed world body. Links
+// of a static model are fixed. SDF allows joint graphs with loops, so closed chains need no
+// extension. screw and gearbox joints are refused (mechsim has no coupled joints).
+#include <sdf/sdf.hh>
+
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <regex>
+
+#include "core/io/import/import.h"
+#include "core/io/import/import_common.h"
+#include "core/io/import/resources.h"
+#include "core/io/import/xml_file.h"
+
+namespace mechsim::io {
+
+namespace {
+
+using imp::fmt;
+
+/// |limit| at or above this is SDF's way of saying "no limit" (its defaults are ±1e16).
+constexpr double kUnlimited = 1e15;
+
+std::mutex gSdfMutex;  // libsdformat's console is process-wide
+
+Pose toPose(const ignition::math::Pose3d& p) {
+  Pose out;
+  out.position = Vec3(p.Pos().X(), p.Pos().Y(), p.Pos().Z());
+  out.orientation = Quat(p.Rot().W(), p.Rot().X(), p.Rot().Y(), p.Rot().Z()).normalized();
+  return out;
+}
+Vec3 toVec(const ignition::math::Vector3d& v) { return Vec3(v.X(), v.Y(), v.Z()); }
+
+class SdfImporter {
+ public:
+  SdfImporter(std::string_view text, const std::string& fileName, const std::string& baseDir)
+      : text_(text), file_(fileName), baseDir_(baseDir), meshes_(spec_, baseDir) {
+    spec_.sourceFile = fileName;
+    lineStart_.push_back(0);
+    for (std::size_t i = 0; i < text_.size(); ++i)
+      if (text_[i] == '\n') lineStart_.push_back(i + 1);
+  }
+
+  MechanismSpec run() {
+    // Well-formedness first, with TinyXML2's line (libsdformat's own message for broken XML has none).
+    const imp::XmlFile xml(text_, file_, baseDir_);
+    const std::string rootName = xml.root()->Name();
+    if (rootName != "sdf") xml.fail(xml.root(), "not an SDFormat file: the root element is <" + rootName + ">, expected <sdf>");
+    spec_.locations[""] = xml.loc(xml.root());
+
+    sdf::Root root;
+    sdf::Errors errors;
+    {
+      std::lock_guard<std::mutex> lock(gSdfMutex);
+      sdf::Console::Instance()->SetQuiet(true);
+      errors = root.LoadSdfString(text_);
+    }
+    for (const sdf::Error& e : errors) {
+      // Version-conversion notices are not failures.
+      if (e.Code() == sdf::ErrorCode::NONE) continue;
+      std::string msg = e.Message();
+      while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+      // The error's XML path (/sdf/model[@name="m"]/joint[@name="j"]) locates it when it has no line.
+      SourceLoc where = spec_.locations[""];
+      if (const imp::XMLElement* at = e.XmlPath() ? elementAt(xml, *e.XmlPath()) : nullptr) where = xml.loc(at);
+      else if (const imp::XMLElement* named = elementNamedIn(xml, msg)) where = xml.loc(named);
+      if (e.LineNumber() && *e.LineNumber() > 0) where = SourceLoc{*e.LineNumber(), 1};
+      throw LoadError(Diagnostic{file_, where.line, where.col, "libsdformat: " + msg});
+    }
+
+    BodySpec world;
+    world.name = "world";
+    world.fixed = true;
+    spec_.bodies.push_back(world);
+
+    std::vector<const sdf::Model*> models;
+    if (root.Model()) {
+      models.push_back(root.Model());
+    } else if (root.WorldCount() > 0) {
+      const sdf::World* w = root.WorldByIndex(0);
+      spec_.name = w->Name();
+      const ignition::math::Vector3d g = w->Gravity();
+      spec_.gravity = toVec(g);
+      for (uint64_t i = 0; i < w->ModelCount(); ++i) models.push_back(w->ModelByIndex(i));
+    }
+    if (models.empty()) xml.fail(xml.root(), "the file holds no <model> (nor a <world> with one)");
+    if (models.size() == 1 && spec_.name.empty()) spec_.name = models[0]->Name();
+    const bool prefix = models.size() > 1;
+    for (const sdf::Model* m : models) {
+      ignition::math::Pose3d mp = m->RawPose();
+      m->SemanticPose().Resolve(mp);  // in the world (top-level models)
+      model(*m, toPose(mp), prefix ? m->Name() + "::" : "", m->Static());
+    }
+    for (const imp::XMLElement* d : driverElements(xml.root())) imp::readDriver(xml, d, spec_);
+    for (BodySpec& b : spec_.bodies) imp::nominalMassIfMissing(b);
+    return std::move(spec_);
+  }
+
+ private:
+  std::string text_, file_, baseDir_;
+  MechanismSpec spec_;
+  imp::MeshLoader meshes_;
+  std::vector<std::size_t> lineStart_;
+
+  /// The element an XML path such as /sdf/model[@name="m"]/joint[@name="j"] names, or the
+  /// deepest one found on the way (nullptr when not even the first step matches).
+  static const imp::XMLElement* elementAt(const imp::XmlFile& xml, const std::string& xmlPath) {
+    static const std::regex step("([^/\\[]+)(\\[@name=\"([^\"]*)\"\\])?");
+    const imp::XMLElement* at = nullptr;
+    const imp::XMLElement* scope = nullptr;
+    for (auto it = std::sregex_iterator(xmlPath.begin(), xmlPath.end(), step); it != std::sregex_iterator(); ++it) {
+      const std::string tag = (*it)[1], name = (*it)[3];
+      const imp::XMLElement* next = nullptr;
+      if (!scope) {
+        next = std::string(xml.root()->Name()) == tag ? xml.root() : nullptr;
+      } else {
+        for (const imp::XMLElement* c = scope->FirstChildElement(tag.c_str()); c && !next; c = c->NextSiblingElement(tag.c_str()))
+          if (name.empty() || (c->Attribute("name") && name == c->Attribute("name"))) next = c;
+      }
+      if (!next) break;
+      at = scope = next;
+    }
+    return at;
+  }
+
+  /// The first element of the document whose name= (or, for "type of X", type=) the message
+  /// quotes as name[X]: libsdformat's graph errors name the joint or link but carry no line.
+  static const imp::XMLElement* elementNamedIn(const imp::XmlFile& xml, const std::string& msg) {
+    auto find = [&](const char* attr, const std::string& value) {
+      std::vector<const imp::XMLElement*> todo{xml.root()};
+      while (!todo.empty()) {
+        const imp::XMLElement* e = todo.front();
+        todo.erase(todo.begin());
+        if (const char* v = e->Attribute(attr); v && value == v) return e;
+        for (const imp::XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) todo.push_back(c);
+      }
+      return static_cast<const imp::XMLElement*>(nullptr);
+    };
+    static const std::regex named("name\\[([^\\]]+)\\]"), typed("type of ([A-Za-z0-9_]+)");
+    for (auto it = std::sregex_iterator(msg.begin(), msg.end(), named); it != std::sregex_iterator(); ++it)
+      if (const imp::XMLElement* e = find("name", (*it)[1])) return e;
+    std::smatch m;
+    if (std::regex_search(msg, m, typed)) return find("type", m[1]);
+    return nullptr;
+  }
+
+  /// <mechsim:driver> elements under <model> (or a world's models).
+  std::vector<const imp::XMLElement*> driverElements(const imp::XMLElement* sdfRoot) const {
+    std::vector<const imp::XMLElement*> out;
+    std::vector<const imp::XMLElement*> todo{sdfRoot};
+    while (!todo.empty()) {
+      const imp::XMLElement* e = todo.back();
+      todo.pop_back();
+      for (const imp::XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+        const std::string n = c->Name();
+        if (n == "mechsim:driver") out.push_back(c);
+        else if (n == "world" || n == "model") todo.push_back(c);
+      }
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+  /// Line of an sdf element, and the column of "<tag" on that line.
+  SourceLoc loc(const sdf::ElementPtr& e) const {
+    if (!e || !e->LineNumber()) return spec_.locate("");
+    const int line = *e->LineNumber();
+    if (line < 1 || std::size_t(line) > lineStart_.size()) return SourceLoc{line, 1};
+    const std::size_t begin = lineStart_[std::size_t(line) - 1];
+    const std::size_t p = text_.find("<" + e->GetName(), begin);
+    const std::size_t end = std::size_t(line) < lineStart_.size() ? lineStart_[std::size_t(line)] : text_.size();
+    return SourceLoc{line, p != std::string::npos && p < end ? int(p - begin) + 1 : 1};
+  }
+  [[noreturn]] void fail(const sdf::ElementPtr& e, const std::string& msg) const {
+    const SourceLoc l = loc(e);
+    throw LoadError(Diagnostic{file_, l.line, l.col, msg});
+  }
+  void warn(const sdf::ElementPtr& e, const std::string& msg) {
+    spec_.warnings.push_back(imp::formatWarning(file_, loc(e), msg));
+  }
+
+  ShapeSpec shape(const sdf::Geometry& g, const ignition::math::Pose3d& p, const sdf::ElementPtr& where, bool& ok) {
+    ShapeSpec s;
+    ok = true;
+    switch (g.Type()) {
+      case sdf::GeometryType::BOX:
+        s.type = ShapeType::Box;
+        s.size = toVec(g.BoxShape()->Size());
+        break;
+      case sdf::GeometryType::CYLINDER:
+        s.type = ShapeType::Cylinder;
+        s.radius = g.CylinderShape()->Radius();
+        s.length = g.CylinderShape()->Length();
+        break;
+      case sdf::GeometryType::CAPSULE:
+        s.type = ShapeType::Capsule;
+        s.radius = g.CapsuleShape()->Radius();
+        s.length = g.CapsuleShape()->Length();
+        break;
+      case sdf::GeometryType::SPHERE:
+        s.type = ShapeType::Sphere;
+        s.radius = g.SphereShape()->Radius();
+        break;
+      case sdf::GeometryType::ELLIPSOID: {
+        const Vec3 r = toVec(g.EllipsoidShape()->Radii());
+        s.type = ShapeType::Sphere;
+        s.radius = r.maxCoeff();
+        warn(where, "ellipsoid approximated by a sphere of its largest radius " + fmt(s.radius) + " m");
+        break;
+      }
+      case sdf::GeometryType::MESH: {
+        const sdf::Mesh* m = g.MeshShape();
+        s = meshes_.load(loc(where), m->Uri(), toVec(m->Scale()), baseDir_);
+        break;
+      }
+      default:
+        warn(where, "geometry of this type (plane, heightmap, empty) is not represented; left out");
+        ok = false;
+        return s;
+    }
+    const Pose q = toPose(p);
+    s.position = q.position;
+    s.orientation = q.orientation;
+    return s;
+  }
+
+  void model(const sdf::Model& m, const Pose& modelPose, const std::string& scope, bool isStatic) {
+    // Links.
+    for (uint64_t i = 0; i < m.LinkCount(); ++i) {
+      const sdf::Link* l = m.LinkByIndex(i);
+      ignition::math::Pose3d lp = l->RawPose();
+      if (sdf::Errors e = l->SemanticPose().Resolve(lp, "__model__"); !e.empty()) fail(l->Element(), "libsdformat: " + e[0].Message());
+      const Pose w = imp::compose(modelPose, toPose(lp));
+      BodySpec b;
+      b.name = scope + l->Name();
+      b.fixed = isStatic;
+      b.position = w.position;
+      b.orientation = w.orientation;
+      const std::string path = "bodies[" + std::to_string(spec_.bodies.size()) + "]";
+      spec_.locations[path] = loc(l->Element());
+      // Inertial: mass matrix in the inertial frame, rotated into link axes.
+      const ignition::math::Inertiald& in = l->Inertial();
+      const auto& mm = in.MassMatrix();
+      const ignition::math::Matrix3d I0 = mm.Moi();
+      Mat3 I;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) I(r, c) = I0(r, c);
+      const Pose f = toPose(in.Pose());
+      const Mat3 R = f.orientation.toRotationMatrix();
+      sdf::ElementPtr ie = l->Element() && l->Element()->HasElement("inertial") ? l->Element()->GetElement("inertial") : l->Element();
+      imp::setInertial(b, mm.Mass(), f.position, R * I * R.transpose(), [&](const std::string& msg) { warn(ie, msg); });
+      spec_.locations[path + ".mass"] = spec_.locations[path + ".inertia"] = loc(ie);
+      for (uint64_t k = 0; k < l->CollisionCount(); ++k) {
+        const sdf::Collision* c = l->CollisionByIndex(k);
+        ignition::math::Pose3d cp = c->RawPose();
+        c->SemanticPose().Resolve(cp, l->Name());
+        bool ok;
+        ShapeSpec s = shape(*c->Geom(), cp, c->Element(), ok);
+        if (!ok) continue;
+        spec_.locations[path + ".shapes[" + std::to_string(b.shapes.size()) + "]"] = loc(c->Element());
+        b.shapes.push_back(std::move(s));
+      }
+      for (uint64_t k = 0; k < l->VisualCount(); ++k) {
+        const sdf::Visual* v = l->VisualByIndex(k);
+        ignition::math::Pose3d vp = v->RawPose();
+        v->SemanticPose().Resolve(vp, l->Name());
+        bool ok;
+        ShapeSpec s = shape(*v->Geom(), vp, v->Element(), ok);
+        if (!ok) continue;
+        if (const sdf::Material* mat = v->Material(); mat && s.color.empty()) {
+          const auto d = mat->Diffuse();
+          s.color = imp::colorHex(d.R(), d.G(), d.B());
+        }
+        spec_.locations[path + ".visuals[" + std::to_string(b.visuals.size()) + "]"] = loc(v->Element());
+        b.visuals.push_back(std::move(s));
+      }
+      spec_.bodies.push_back(std::move(b));
+    }
+    // Nested models, in their own scope.
+    for (uint64_t i = 0; i < m.ModelCount(); ++i) {
+      const sdf::Model* n = m.ModelByIndex(i);
+      ignition::math::Pose3d np = n->RawPose();
+      n->SemanticPose().Resolve(np, "__model__");
+      model(*n, imp::compose(modelPose, toPose(np)), scope + n->Name() + "::", isStatic || n->Static());
+    }
+    // Joints.
+    for (uint64_t i = 0; i < m.JointCount(); ++i) joint(*m.JointByIndex(i), modelPose, scope);
+  }
+
+  void joint(const sdf::Joint& sj, const Pose& modelPose, const std::string& scope) {
+    const sdf::ElementPtr el = sj.Element();
+    std::string parent, child;
+    if (sdf::Errors e = sj.ResolveParentLink(parent); !e.empty()) fail(el, "libsdformat: " + e[0].Message());
+    if (sdf::Errors e = sj.ResolveChildLink(child); !e.empty()) fail(el, "libsdformat: " + e[0].Message());
+    ignition::math::Pose3d jp = sj.RawPose();
+    if (sdf::Errors e = sj.SemanticPose().Resolve(jp, "__model__"); !e.empty()) fail(el, "libsdformat: " + e[0].Message());
+    const Pose f = imp::compose(modelPose, toPose(jp));
+    auto axis = [&](unsigned k) -> Vec3 {
+      const sdf::JointAxis* a = sj.Axis(k);
+      if (!a) fail(el, "joint \"" + sj.Name() + "\" needs an <axis" + (k ? "2" : "") + "> element");
+      ignition::math::Vector3d xyz = a->Xyz();
+      if (sdf::Errors e = a->ResolveXyz(xyz, "__model__"); !e.empty()) fail(el, "libsdformat: " + e[0].Message());
+      const Vec3 v = toVec(xyz);
+      if (!(v.norm() > 1e-12)) fail(a->Element() ? a->Element() : el, "joint \"" + sj.Name() + "\": the axis is the zero vector");
+      return modelPose.rotate(v.normalized());
+    };
+    JointSpec j;
+    j.name = scope + sj.Name();
+    j.body1 = parent == "world" ? "world" : scope + parent;
+    j.body2 = child == "world" ? "world" : scope + child;
+    j.point = f.position;
+    switch (sj.Type()) {
+      case sdf::JointType::REVOLUTE:
+      case sdf::JointType::CONTINUOUS:
+      case sdf::JointType::PRISMATIC: {
+        const bool slide = sj.Type() == sdf::JointType::PRISMATIC;
+        j.type = slide ? JointType::Prismatic : JointType::Revolute;
+        j.axis = axis(0);
+        const sdf::JointAxis* a = sj.Axis(0);
+        if (sj.Type() != sdf::JointType::CONTINUOUS && std::fabs(a->Lower()) < kUnlimited && std::fabs(a->Upper()) < kUnlimited) {
+          if (a->Lower() > a->Upper())
+            fail(a->Element() ? a->Element() : el, "joint \"" + sj.Name() + "\": the lower limit " + fmt(a->Lower()) +
+                                                        " is above the upper limit " + fmt(a->Upper()));
+          j.limits = std::make_pair(a->Lower(), a->Upper());
+        }
+        break;
+      }
+      case sdf::JointType::BALL: j.type = JointType::Spherical; break;
+      case sdf::JointType::FIXED: j.type = JointType::Fixed; break;
+      case sdf::JointType::UNIVERSAL:
+      case sdf::JointType::REVOLUTE2: {
+        j.type = JointType::Universal;
+        j.axis1 = axis(0);
+        j.axis2 = axis(1);
+        if (std::fabs(j.axis1.dot(j.axis2)) > 1e-6)
+          fail(el, "joint \"" + sj.Name() + "\": the two axes of a universal / revolute2 joint must be perpendicular for mechsim's universal joint");
+        break;
+      }
+      case sdf::JointType::SCREW:
+        fail(el, "joint \"" + sj.Name() + "\": screw joints are not supported (mechsim has no coupled rotation and slide)");
+      case sdf::JointType::GEARBOX:
+        fail(el, "joint \"" + sj.Name() + "\": gearbox joints are not supported (mechsim has no coupled joints)");
+      default: fail(el, "joint \"" + sj.Name() + "\": unknown joint type");
+    }
+    if (j.body1 == j.body2) fail(el, "joint \"" + sj.Name() + "\" connects \"" + j.body1 + "\" to itself");
+    const std::string path = "joints[" + std::to_string(spec_.joints.size()) + "]";
+    spec_.locations[path] = loc(el);
+    if (el && el->HasElement("axis")) spec_.locations[path + ".axis"] = spec_.locations[path + ".axis1"] = loc(el->GetElement("axis"));
+    if (el && el->HasElement("pose")) spec_.locations[path + ".point"] = loc(el->GetElement("pose"));
+    spec_.joints.push_back(std::move(j));
+  }
+};
+
+}  // namespace
+
+MechanismSpec parseSdf(std::string_view text, const std::string& fileName, const std::string& baseDir) {
+  return SdfImporter(text, fileName, baseDir).run();
+}
+
+}  // namespace mechsim::io

@@ -1,0 +1,42 @@
+#pragma once
+// gpu/deform_device.h — the plain-data boundary between deform_gpu.cpp (host C++, Eigen) and
+// deform_kernels.cu (nvcc): host arrays in, a handle to the resident device problem out.
+// No Eigen and no CUDA types here, so both compilers read it.
+
+namespace mechsim::gpu::detail {
+
+struct DeviceInputs {
+  int nv = 0, nt = 0;
+  int method = 0;  // 0: per-vertex Newton (Jacobi), 1: JGS2 cubature + modal split (Jacobi)
+  int kind = 0;    // hd::MaterialKind
+  double mu = 0, lambda = 0, invH2 = 0;
+  const int* tets = nullptr;           // (4 nt)
+  const double* Bm = nullptr;          // (9 nt)
+  const double* volume = nullptr;      // (nt)
+  const double* share = nullptr;       // (nt) ρV/(4h²)
+  const double* mass = nullptr;        // (nv)
+  const unsigned char* prescribed = nullptr;  // (nv)
+  const int* incOffset = nullptr;      // (nv + 1)
+  const int* incTet = nullptr;         // (4 nt)
+  const int* incLocal = nullptr;       // (4 nt)
+  // JGS2 (method 1)
+  const int* cubOffset = nullptr;      // (nv + 1)
+  const int* cubTet = nullptr;
+  const double* cubWeight = nullptr;
+  const double* cubBasis = nullptr;    // 36 per entry
+  int T = 0;
+  const double* modes = nullptr;       // (3 nv × T), column-major (mode t at [t * 3nv])
+  const double* modeValues = nullptr;  // (T)
+};
+
+/// Uploads the problem; returns an opaque handle (nullptr with `error` set on failure).
+void* create(const DeviceInputs& in, const char** error);
+void destroy(void* handle);
+/// Sets positions x and inertia target z (3 nv each).
+bool setState(void* handle, const double* x, const double* z);
+/// Runs `sweeps` Jacobi sweeps on the device; afterwards copies x (3 nv) and the last sweep's δx
+/// (3 nv) to the host when non-null. Returns the device time in milliseconds (CUDA events), or a
+/// negative value on failure; `lastStepMax` gets the last sweep's max vertex ‖δx‖.
+double sweeps(void* handle, int sweeps, double* xOut, double* dxOut, double* lastStepMax);
+
+}  // namespace mechsim::gpu::detail

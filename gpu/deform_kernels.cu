@@ -1,0 +1,281 @@
+// gpu/deform_kernels.cu — CUDA kernels of the per-vertex deformable solvers: one thread per tet for
+// the element pass, one thread per vertex for rotations, residuals and the local 3×3 solves. Every
+// formula is the __host__ __device__ code of core/deform/hd/ that the CPU twin runs (elementEval,
+// polarRotation, vertexBlock, cubatureAccumulate, solve3), in the same order, so the two agree to
+// round-off (summation order of the modal reduction aside); tests/core/test_deform_gpu.cpp checks it.
+//
+// A Jacobi sweep (JGS2 §8.1, the kernel sequence of notes §6):
+//   1. element pass: g_e (12), H_e (144, projected PSD) per tet
+//   2. per-vertex rotation R_j (polar part of the volume-weighted mean F)   [JGS2 only]
+//   3. per-vertex residual g_j
+//   4. modal coefficients a_t = φ_tᵀ(Rᵀg)/λ_t (block reduction + atomics)     [JGS2 only]
+//   5. per-vertex local solve → δx_i;  6. x += δx, max ‖δx_i‖ (atomicMax on the bit pattern)
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <vector>
+
+#include "core/deform/hd/element.h"
+#include "core/deform/hd/vertex.h"
+#include "gpu/deform_device.h"
+
+namespace mechsim::gpu::detail {
+
+namespace hd = mechsim::deform::hd;
+
+namespace {
+
+constexpr int kBlock = 128;
+constexpr int kMaxModes = 64;
+
+struct Device {
+  DeviceInputs in;  // sizes and scalars; pointers below are device copies
+  int* tets = nullptr;
+  double *Bm = nullptr, *volume = nullptr, *share = nullptr, *mass = nullptr;
+  unsigned char* prescribed = nullptr;
+  int *incOffset = nullptr, *incTet = nullptr, *incLocal = nullptr;
+  int *cubOffset = nullptr, *cubTet = nullptr;
+  double *cubWeight = nullptr, *cubBasis = nullptr, *modes = nullptr, *modeValues = nullptr;
+  double *x = nullptr, *z = nullptr, *dx = nullptr, *gE = nullptr, *HE = nullptr, *R = nullptr, *G = nullptr;
+  double* modal = nullptr;                 // (T)
+  unsigned long long* stepMax = nullptr;   // bit pattern of a non-negative double
+  std::vector<void*> owned;
+};
+
+template <class T>
+bool upload(Device& d, T*& dst, const T* src, size_t n) {
+  if (n == 0 || !src) return true;
+  if (cudaMalloc(reinterpret_cast<void**>(&dst), n * sizeof(T)) != cudaSuccess) return false;
+  d.owned.push_back(dst);
+  return cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess;
+}
+template <class T>
+bool alloc(Device& d, T*& dst, size_t n) {
+  if (cudaMalloc(reinterpret_cast<void**>(&dst), n * sizeof(T)) != cudaSuccess) return false;
+  d.owned.push_back(dst);
+  return true;
+}
+
+__global__ void elementKernel(int nt, int kind, double mu, double lambda, const int* tets, const double* Bm,
+                              const double* volume, const double* x, double* gE, double* HE) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= nt) return;
+  double xe[12];
+  for (int a = 0; a < 4; ++a)
+    for (int r = 0; r < 3; ++r) xe[3 * a + r] = x[3 * tets[4 * t + a] + r];
+  hd::elementEval(kind, mu, lambda, volume[t], Bm + 9 * t, xe, gE + 12 * size_t(t), HE + 144 * size_t(t), true);
+}
+
+__global__ void rotationKernel(int nv, const int* tets, const double* Bm, const double* volume, const int* incOffset,
+                               const int* incTet, const double* x, double* R) {
+  const int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= nv) return;
+  double Fsum[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  for (int k = incOffset[v]; k < incOffset[v + 1]; ++k) {
+    const int t = incTet[k];
+    double xe[12], b[12], F[9];
+    for (int a = 0; a < 4; ++a)
+      for (int r = 0; r < 3; ++r) xe[3 * a + r] = x[3 * tets[4 * t + a] + r];
+    hd::shapeGradients(Bm + 9 * t, b);
+    hd::deformationGradient(xe, b, F);
+    for (int q = 0; q < 9; ++q) Fsum[q] += volume[t] * F[q];
+  }
+  hd::polarRotation(Fsum, R + 9 * size_t(v));
+}
+
+__global__ void residualKernel(int nv, double invH2, const double* mass, const unsigned char* prescribed,
+                               const int* incOffset, const int* incTet, const int* incLocal, const double* x,
+                               const double* z, const double* gE, double* G) {
+  const int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= nv) return;
+  double* g = G + 3 * size_t(v);
+  hd::vertexBlock(v, mass[v] * invH2, x, z, incTet, incLocal, incOffset[v], incOffset[v + 1], gE, nullptr, g, nullptr);
+  if (prescribed[v]) g[0] = g[1] = g[2] = 0;
+}
+
+__global__ void modalKernel(int nv, int T, const unsigned char* prescribed, const double* R, const double* G,
+                            const double* modes, double* modal) {
+  __shared__ double part[kBlock];
+  const int v = blockIdx.x * blockDim.x + threadIdx.x;
+  double gr[3] = {0, 0, 0};
+  if (v < nv && !prescribed[v]) hd::matTVec(R + 9 * size_t(v), G + 3 * size_t(v), gr);
+  for (int t = 0; t < T; ++t) {
+    const double* ph = modes + size_t(t) * 3 * nv;
+    part[threadIdx.x] = v < nv ? ph[3 * v] * gr[0] + ph[3 * v + 1] * gr[1] + ph[3 * v + 2] * gr[2] : 0.0;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+      if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(modal + t, part[0]);
+    __syncthreads();
+  }
+}
+
+struct VertexArgs {
+  int nv, method, T;
+  double invH2;
+  const double *mass, *share, *invVal_unused;
+  const unsigned char* prescribed;
+  const int *tets, *incOffset, *incTet, *incLocal;
+  const int *cubOffset, *cubTet;
+  const double *cubWeight, *cubBasis, *modes, *modeValues, *modal;
+  const double *x, *z, *gE, *HE, *R;
+  double* dx;
+};
+
+__global__ void vertexKernel(VertexArgs a) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= a.nv) return;
+  double* d = a.dx + 3 * size_t(i);
+  d[0] = d[1] = d[2] = 0;
+  if (a.prescribed[i]) return;
+  double g[3], H[9];
+  hd::vertexBlock(i, a.mass[i] * a.invH2, a.x, a.z, a.incTet, a.incLocal, a.incOffset[i], a.incOffset[i + 1], a.gE,
+                  a.HE, g, H);
+  double sol[3];
+  if (a.method == 0) {  // per-vertex Newton
+    if (!hd::solve3(H, g, sol)) return;
+    for (int r = 0; r < 3; ++r) d[r] = -sol[r];
+    return;
+  }
+  // JGS2: H̃_ii from the cubature elements (Eq. 17), modal split of the right-hand side.
+  double A[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, b[3] = {0, 0, 0};
+  for (int k = a.cubOffset[i]; k < a.cubOffset[i + 1]; ++k) {
+    const int t = a.cubTet[k];
+    const double* Rv[4];
+    double iv[4] = {0, 0, 0, 0};
+    bool skip[4];
+    for (int q = 0; q < 4; ++q) {
+      const int vq = a.tets[4 * t + q];
+      Rv[q] = a.R + 9 * size_t(vq);
+      skip[q] = vq == i || a.prescribed[vq];
+    }
+    hd::cubatureAccumulate(a.cubWeight[k], a.cubBasis + 36 * size_t(k), Rv, a.R + 9 * size_t(i),
+                           a.HE + 144 * size_t(t), a.share[t], nullptr, iv, skip, A, b);
+  }
+  double glow[3] = {0, 0, 0}, nlow[3] = {0, 0, 0}, gl[3], nl[3];
+  for (int t = 0; t < a.T; ++t) {
+    const double c = a.modal[t] / a.modeValues[t];
+    const double* ph = a.modes + size_t(t) * 3 * a.nv;
+    for (int r = 0; r < 3; ++r) {
+      glow[r] += c * a.modeValues[t] * ph[3 * i + r];
+      nlow[r] += c * ph[3 * i + r];
+    }
+  }
+  hd::matVec(a.R + 9 * size_t(i), glow, gl);
+  hd::matVec(a.R + 9 * size_t(i), nlow, nl);
+  double M[9], rhs[3];
+  for (int k = 0; k < 9; ++k) M[k] = H[k] + A[k];
+  for (int r = 0; r < 3; ++r) rhs[r] = g[r] - gl[r];
+  if (!hd::solve3(M, rhs, sol)) return;
+  for (int r = 0; r < 3; ++r) d[r] = -sol[r] - nl[r];
+}
+
+__global__ void applyKernel(int nv, double* x, const double* dx, unsigned long long* stepMax) {
+  const int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= nv) return;
+  double n2 = 0;
+  for (int r = 0; r < 3; ++r) {
+    x[3 * v + r] += dx[3 * v + r];
+    n2 += dx[3 * v + r] * dx[3 * v + r];
+  }
+  const double n = sqrt(n2);
+  atomicMax(stepMax, static_cast<unsigned long long>(__double_as_longlong(n)));
+}
+
+inline int blocks(int n) { return (n + kBlock - 1) / kBlock; }
+
+}  // namespace
+
+void* create(const DeviceInputs& in, const char** error) {
+  *error = nullptr;
+  if (in.T > kMaxModes) {
+    *error = "too many modes for the device backend";
+    return nullptr;
+  }
+  auto* d = new Device;
+  d->in = in;
+  const size_t nv = in.nv, nt = in.nt;
+  bool ok = upload(*d, d->tets, in.tets, 4 * nt) && upload(*d, d->Bm, in.Bm, 9 * nt) &&
+            upload(*d, d->volume, in.volume, nt) && upload(*d, d->share, in.share, nt) &&
+            upload(*d, d->mass, in.mass, nv) && upload(*d, d->prescribed, in.prescribed, nv) &&
+            upload(*d, d->incOffset, in.incOffset, nv + 1) && upload(*d, d->incTet, in.incTet, 4 * nt) &&
+            upload(*d, d->incLocal, in.incLocal, 4 * nt) && alloc(*d, d->x, 3 * nv) && alloc(*d, d->z, 3 * nv) &&
+            alloc(*d, d->dx, 3 * nv) && alloc(*d, d->gE, 12 * nt) && alloc(*d, d->HE, 144 * nt) &&
+            alloc(*d, d->G, 3 * nv) && alloc(*d, d->stepMax, 1);
+  if (ok && in.method == 1) {
+    const size_t nc = in.cubOffset[nv];
+    ok = upload(*d, d->cubOffset, in.cubOffset, nv + 1) && upload(*d, d->cubTet, in.cubTet, nc) &&
+         upload(*d, d->cubWeight, in.cubWeight, nc) && upload(*d, d->cubBasis, in.cubBasis, 36 * nc) &&
+         upload(*d, d->modes, in.modes, 3 * nv * in.T) && upload(*d, d->modeValues, in.modeValues, in.T) &&
+         alloc(*d, d->R, 9 * nv) && alloc(*d, d->modal, kMaxModes);
+  }
+  if (!ok) {
+    *error = cudaGetErrorString(cudaGetLastError());
+    destroy(d);
+    return nullptr;
+  }
+  return d;
+}
+
+void destroy(void* handle) {
+  auto* d = static_cast<Device*>(handle);
+  if (!d) return;
+  for (void* p : d->owned) cudaFree(p);
+  delete d;
+}
+
+bool setState(void* handle, const double* x, const double* z) {
+  auto* d = static_cast<Device*>(handle);
+  const size_t n = 3 * size_t(d->in.nv);
+  return cudaMemcpy(d->x, x, n * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(d->z, z, n * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess;
+}
+
+double sweeps(void* handle, int count, double* xOut, double* dxOut, double* lastStepMax) {
+  auto* d = static_cast<Device*>(handle);
+  const DeviceInputs& in = d->in;
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  cudaEventRecord(e0);
+  VertexArgs va{in.nv, in.method, in.T, in.invH2, d->mass, d->share, nullptr, d->prescribed, d->tets, d->incOffset,
+                d->incTet, d->incLocal, d->cubOffset, d->cubTet, d->cubWeight, d->cubBasis, d->modes, d->modeValues,
+                d->modal, d->x, d->z, d->gE, d->HE, d->R, d->dx};
+  for (int s = 0; s < count; ++s) {
+    cudaMemsetAsync(d->stepMax, 0, sizeof(unsigned long long));
+    elementKernel<<<blocks(in.nt), kBlock>>>(in.nt, in.kind, in.mu, in.lambda, d->tets, d->Bm, d->volume, d->x, d->gE,
+                                             d->HE);
+    residualKernel<<<blocks(in.nv), kBlock>>>(in.nv, in.invH2, d->mass, d->prescribed, d->incOffset, d->incTet,
+                                              d->incLocal, d->x, d->z, d->gE, d->G);
+    if (in.method == 1) {
+      rotationKernel<<<blocks(in.nv), kBlock>>>(in.nv, d->tets, d->Bm, d->volume, d->incOffset, d->incTet, d->x, d->R);
+      cudaMemsetAsync(d->modal, 0, kMaxModes * sizeof(double));
+      modalKernel<<<blocks(in.nv), kBlock>>>(in.nv, in.T, d->prescribed, d->R, d->G, d->modes, d->modal);
+    }
+    vertexKernel<<<blocks(in.nv), kBlock>>>(va);
+    applyKernel<<<blocks(in.nv), kBlock>>>(in.nv, d->x, d->dx, d->stepMax);
+  }
+  cudaEventRecord(e1);
+  cudaEventSynchronize(e1);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, e0, e1);
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  if (cudaGetLastError() != cudaSuccess) return -1;
+  const size_t n = 3 * size_t(in.nv);
+  if (xOut && cudaMemcpy(xOut, d->x, n * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess) return -1;
+  if (dxOut && cudaMemcpy(dxOut, d->dx, n * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess) return -1;
+  if (lastStepMax) {
+    unsigned long long bits = 0;
+    cudaMemcpy(&bits, d->stepMax, sizeof(bits), cudaMemcpyDeviceToHost);
+    double v;
+    static_assert(sizeof(v) == sizeof(bits));
+    memcpy(&v, &bits, sizeof(v));
+    *lastStepMax = v;
+  }
+  return ms;
+}
+
+}  // namespace mechsim::gpu::detail

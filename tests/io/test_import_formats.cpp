@@ -1,0 +1,177 @@
+// tests/io/test_import_formats.cpp — tests the frame, joint and inertia mappings of
+// core/io/import/urdf_import.cpp, mjcf_import.cpp and sdf_import.cpp on small texts whose world
+// geometry is worked out by hand here, plus the package:// search path (resources.cpp) and the
+// .xml dispatch by root element (import.cpp).
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+
+#include "core/io/import/import.h"
+#include "core/io/load.h"
+#include "test_import_formats_texts.h"
+
+using namespace mechsim;
+using namespace mechsim::io;
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+const QString kSource = QStringLiteral(MECHSIM_SOURCE_DIR);
+
+const JointSpec& joint(const MechanismSpec& s, const std::string& n) {
+  for (const JointSpec& j : s.joints)
+    if (j.name == n) return j;
+  throw std::runtime_error("no joint " + n);
+}
+const BodySpec& body(const MechanismSpec& s, const std::string& n) {
+  for (const BodySpec& b : s.bodies)
+    if (b.name == n) return b;
+  throw std::runtime_error("no body " + n);
+}
+bool near(const Vec3& a, const Vec3& b, double tol = 1e-12) { return (a - b).norm() <= tol; }
+}  // namespace
+
+class TestImportFormats : public QObject {
+  Q_OBJECT
+ private slots:
+  /// T_child = T_parent · T_origin; axis in the child (joint) frame; inertia rotated into link axes.
+  void urdfFramesAndInertia() {
+    const std::string text = kUrdfFrames;
+    const MechanismSpec s = parseUrdf(text, "t.urdf", ".");
+    // j1: at (1,0,0), frame turned 90° about z, so local x → world y.
+    QVERIFY(near(joint(s, "j1").point, Vec3(1, 0, 0)));
+    QVERIFY(near(joint(s, "j1").axis, Vec3(0, 1, 0)));
+    QVERIFY(joint(s, "j1").limits && joint(s, "j1").limits->first == -1 && joint(s, "j1").limits->second == 2);
+    // j2: origin (0,2,0) in a's frame → world (1,0,0) + Rz(90°)(0,2,0) = (-1,0,0); frame Rz(90)·Rx(90):
+    // local z → Rz(90°)·(0,-1,0) = (1,0,0).
+    QVERIFY(near(joint(s, "j2").point, Vec3(-1, 0, 0)));
+    QVERIFY(near(joint(s, "j2").axis, Vec3(1, 0, 0)));
+    QCOMPARE(int(joint(s, "j2").type), int(JointType::Prismatic));
+    // j3: planar, normal = R_c · (0,1,0) = Rz(90)·Rx(90)·(0,1,0) = Rz(90)·(0,0,1) = (0,0,1).
+    QCOMPARE(int(joint(s, "j3").type), int(JointType::Planar));
+    QVERIFY(near(joint(s, "j3").normal, Vec3(0, 0, 1)));
+    // The floating joint leaves "free" without a joint; the root is fixed; massless links get 1 g.
+    QCOMPARE(int(s.joints.size()), 3);
+    QVERIFY(body(s, "base").fixed && !body(s, "free").fixed);
+    QCOMPARE(*body(s, "b").mass, 1e-3);
+    // Inertia: principal (1, 2, 2.5) turned 90° about z → Ixx = 2, Iyy = 1; com (0.1,0,0) in a.
+    const BodySpec& a = body(s, "a");
+    QCOMPARE(*a.mass, 2.0);
+    QVERIFY(near(a.com, Vec3(0.1, 0, 0)));
+    QVERIFY(std::abs((*a.inertia)[0] - 2) < 1e-12 && std::abs((*a.inertia)[1] - 1) < 1e-12 && std::abs((*a.inertia)[2] - 2.5) < 1e-12);
+    // The mimic is reported, located at its element (line 15, column 59).
+    QCOMPARE(int(s.warnings.size()), 1);
+    QVERIFY(s.warnings[0].rfind("t.urdf:15:59: warning:", 0) == 0 && s.warnings[0].find("mimic") != std::string::npos);
+    // Locations: joints[1].axis is the <axis> of j2 (line 14).
+    QCOMPARE(s.locate("joints[1].axis").line, 14);
+  }
+
+  /// package://NAME found through MECHSIM_PACKAGE_PATH (NAME a folder of a listed root).
+  void packageSearchPath() {
+    QTemporaryDir tmp;
+    const std::string text = kUrdfPackage;
+    qputenv("MECHSIM_PACKAGE_PATH", QByteArray("/nonexistent:") + (kSource + "/models").toUtf8());
+    const MechanismSpec s = parseUrdf(text, "t.urdf", tmp.path().toStdString());
+    qunsetenv("MECHSIM_PACKAGE_PATH");
+    QVERIFY(s.warnings.empty());
+    const ShapeSpec& v = body(s, "a").visuals.at(0);
+    QCOMPARE(int(v.type), int(ShapeType::Mesh));
+    QVERIFY(v.mesh && !v.mesh->indices.empty());
+    QCOMPARE(v.scale, 0.001);
+    QCOMPARE(QString::fromStdString(v.resolvedFile), QDir::cleanPath(kSource + "/models/ur5/base_link.stl"));
+    // Without the path (the temporary folder has no models/ur5): a warning and a placeholder box.
+    const MechanismSpec w = parseUrdf(text, "t.urdf", tmp.path().toStdString());
+    QCOMPARE(int(w.warnings.size()), 1);
+    QCOMPARE(int(body(w, "a").visuals.at(0).type), int(ShapeType::Box));
+  }
+
+  /// <loop_joint>: frame = <origin> in the parent link; axes in that frame.
+  void urdfLoopJoint() {
+    const std::string text = kUrdfLoop;
+    const MechanismSpec s = parseUrdf(text, "t.urdf", ".");
+    const JointSpec& u = joint(s, "u");
+    QCOMPARE(int(u.type), int(JointType::Universal));
+    QCOMPARE(u.body1, std::string("a"));
+    QVERIFY(near(u.point, Vec3(1, 0, 1)));
+    QVERIFY(near(u.axis1, Vec3(0, 1, 0)));
+    QVERIFY(near(u.axis2, Vec3(0, 0, 1)));
+  }
+
+  /// MJCF: default classes (nested, inherited), euler sequences, two joints in one body
+  /// (an intermediate body), connect → spherical at body1's anchor, sites → handles.
+  void mjcfDefaultsFramesAndLoops() {
+    const std::string text = kMjcfDefaults;
+    const MechanismSpec s = parseMjcf(text, "m.xml", ".");
+    // euler "zyx" (moving axes): 90° about z first: a's frame is Rz(90°).
+    const BodySpec& a = body(s, "a");
+    QVERIFY(near(a.position, Vec3(1, 0, 0)));
+    QVERIFY(a.orientation.angularDistance(Quat(Eigen::AngleAxisd(kPi / 2, Vec3::UnitZ()))) < 1e-12);
+    // Class "arm": axis (1,0,0) in a → world (0,1,0); range ±45° → limits ±π/4.
+    const JointSpec& j1 = joint(s, "j1");
+    QVERIFY(near(j1.axis, Vec3(0, 1, 0)));
+    QVERIFY(j1.limits && std::abs(j1.limits->second - kPi / 4) < 1e-12);
+    // Two joints: world —j1— a/j1 —j2— a.
+    QCOMPARE(j1.body1, std::string("world"));
+    QCOMPARE(j1.body2, std::string("a/j1"));
+    QCOMPARE(joint(s, "j2").body2, std::string("a"));
+    QVERIFY(near(joint(s, "j2").axis, Vec3(0, 0, 1)));
+    // class="main" on j3: axis (0,1,0) in b (b's frame = a's) → world (-1,0,0); no range → no limits.
+    QVERIFY(near(joint(s, "j3").axis, Vec3(-1, 0, 0)));
+    QVERIFY(!joint(s, "j3").limits);
+    // The nested class gives the box its size (half sizes doubled).
+    QVERIFY(near(a.shapes.at(0).size, Vec3(0.2, 0.4, 0.6)));
+    // b at a + Rz(90°)(0,1,0) = (0,0,0); the connect anchor (0,0,1) in b → world (0,0,1).
+    QVERIFY(near(body(s, "b").position, Vec3(0, 0, 0)));
+    QCOMPARE(int(joint(s, "c").type), int(JointType::Spherical));
+    QVERIFY(near(joint(s, "c").point, Vec3(0, 0, 1)));
+    // Site → handle at a + Rz(90°)(0,1,0).
+    QCOMPARE(int(s.handles.size()), 1);
+    QVERIFY(near(s.handles[0].point, Vec3(0, 0, 0)));
+    QCOMPARE(s.units.angle, std::string("deg"));
+    // The spec compiles (driverless) and the world is fixed.
+    QVERIFY(body(s, "world").fixed);
+    compileSpec(s);
+  }
+
+  /// SDF: poses resolved by libsdformat (relative_to), universal joints, static models, several
+  /// models in a world (scoped names).
+  void sdfJointsAndWorlds() {
+    const std::string text = kSdfWorld;
+    const MechanismSpec s = parseSdf(text, "w.sdf", ".");
+    QCOMPARE(s.name, std::string("w"));
+    // b = a ∘ (1,0,0): (1,0,0) + Rz(90°)(1,0,0) = (1,1,0).
+    QVERIFY(near(body(s, "m::b").position, Vec3(1, 1, 0)));
+    // ja: in the child a's frame, axis (1,0,0) → world (0,1,0); SDF's default ±1e16 = unlimited.
+    const JointSpec& ja = joint(s, "m::ja");
+    QCOMPARE(ja.body1, std::string("world"));
+    QVERIFY(near(ja.point, Vec3(1, 0, 0)));
+    QVERIFY(near(ja.axis, Vec3(0, 1, 0)));
+    QVERIFY(!ja.limits);
+    // u: pose in b's frame → (1,1,0.5); axes in the joint frame (= b's axes, Rz(90°)).
+    const JointSpec& u = joint(s, "m::u");
+    QCOMPARE(int(u.type), int(JointType::Universal));
+    QVERIFY(near(u.point, Vec3(1, 1, 0.5)));
+    QVERIFY(near(u.axis1, Vec3(0, 1, 0)));
+    QVERIFY(near(u.axis2, Vec3(-1, 0, 0)));
+    QVERIFY(body(s, "table::top").fixed);
+    QVERIFY(!body(s, "m::a").fixed);
+  }
+
+  /// A .xml file is read by the importer its root element names.
+  void xmlDispatchByRootElement() {
+    QTemporaryDir tmp;
+    const QString p = tmp.path() + "/robot.xml";
+    {
+      std::ofstream out(p.toStdString());
+      out << "<?xml version=\"1.0\"?>\n<!-- a URDF saved as .xml -->\n<robot name=\"r\"><link name=\"l\"/></robot>\n";
+    }
+    QVERIFY(importFormatOf(p.toStdString()) == ImportFormat::Urdf);
+    const MechanismSpec s = readMechanismFile(p.toStdString());
+    QCOMPARE(s.name, std::string("r"));
+    QCOMPARE(int(s.bodies.size()), 1);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestImportFormats)
+#include "test_import_formats.moc"

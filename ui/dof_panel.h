@@ -1,0 +1,70 @@
+#pragma once
+// ui/dof_panel.h — the DOF panel: one row per driver and per independent coordinate found by
+// the mobility analysis (ui/dof_analysis.h): name, a slider over the DOF's range (the file's
+// limits, else the reachable range), a spin box in display units (degrees for angles, metres for
+// lengths) and, for a file driver, "f(t)": the driver follows its expression of t when time runs.
+// The panel only asks (valueRequested); the sliders show what the controller reports (showFrame).
+#include <vector>
+
+#include <QWidget>
+
+#include "ui/dof_analysis.h"
+#include "ui/simulation_controller.h"
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QGridLayout;
+
+namespace mechsim::ui {
+
+class DofPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit DofPanel(QWidget* parent = nullptr);
+
+  /// Rebuilds the rows for a model's DOFs.
+  void setDofs(const std::vector<DofInfo>& dofs);
+  /// Shows the values of a frame (without echoing them back as requests); a row the user is
+  /// moving keeps the user's value.
+  void showFrame(const Frame& f);
+
+  int count() const { return static_cast<int>(rows_.size()); }
+  const DofInfo& dof(int i) const { return rows_[i].info; }
+  QSlider* slider(int i) const { return rows_[i].slider; }
+  QDoubleSpinBox* spinBox(int i) const { return rows_[i].spin; }
+  QCheckBox* followBox(int i) const { return rows_[i].follow; }
+
+  /// Display value ↔ SI (degrees for angles).
+  static double toDisplay(const DofInfo& d, double si);
+  static double fromDisplay(const DofInfo& d, double shown);
+  /// Slider position ↔ SI value over [lower, upper] in kSteps steps.
+  static constexpr int kSteps = 1000;
+  static int toSlider(const DofInfo& d, double si);
+  static double fromSlider(const DofInfo& d, int pos);
+
+ signals:
+  void valueRequested(int dof, double value);   // SI
+  void followRequested(int dof, bool follows);
+  /// An edit begins (slider pressed, or a one-shot change) and ends: undo brackets.
+  /// oneShot: a keyboard step or spin box entry (consecutive ones of a DOF merge in the undo
+  /// history), not the end of a slider drag.
+  void editStarted(int dof);
+  void editFinished(int dof, bool oneShot);
+
+ private:
+  struct Row {
+    DofInfo info;
+    QLabel* label = nullptr;
+    QSlider* slider = nullptr;
+    QDoubleSpinBox* spin = nullptr;
+    QCheckBox* follow = nullptr;
+  };
+  void clearRows();
+  QGridLayout* grid_ = nullptr;
+  QLabel* empty_ = nullptr;
+  std::vector<Row> rows_;
+};
+
+}  // namespace mechsim::ui

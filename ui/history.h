@@ -1,0 +1,42 @@
+#pragma once
+// ui/history.h — the session's recorded history on the GUI thread: every recorded frame the
+// controller published since the model opened (or since Reset), oldest first, at most
+// kMaxFrames (the oldest are dropped). The timeline scrubs through it, the plots read it, and
+// File → Export trajectory writes it (as FORMAT.md §3 rows via trajectoryFrame).
+#include <deque>
+#include <vector>
+
+#include "core/io/trajectory.h"
+#include "ui/simulation_controller.h"
+
+namespace mechsim::ui {
+
+/// A frame as one trajectory row (t, q, rates, joint coordinates and rates).
+io::TrajectoryFrame trajectoryFrame(const Frame& f);
+
+class History {
+ public:
+  static constexpr size_t kMaxFrames = 20000;
+
+  void clear() { frames_.clear(), dropped_ = 0; }
+  /// Appends a recorded frame; drops the oldest beyond kMaxFrames.
+  void append(const Frame& f);
+  /// Forgets the frames after `index` (going on from a scrubbed point replaces the future).
+  void truncateAfter(int index);
+
+  int size() const { return static_cast<int>(frames_.size()); }
+  bool empty() const { return frames_.empty(); }
+  const Frame& at(int i) const { return frames_[static_cast<size_t>(i)]; }
+  const Frame& back() const { return frames_.back(); }
+  /// Frames dropped at the front since the last clear (older than the history keeps).
+  long dropped() const { return dropped_; }
+
+  /// Rows [first, last] as trajectory frames (rates included).
+  std::vector<io::TrajectoryFrame> trajectory(int first, int last) const;
+
+ private:
+  std::deque<Frame> frames_;
+  long dropped_ = 0;
+};
+
+}  // namespace mechsim::ui

@@ -1,0 +1,61 @@
+// ui/trajectory_export.cpp — kinematic runs and trajectory files for the export dialog.
+#include "ui/trajectory_export.h"
+
+#include <cmath>
+
+#include "core/kinematics/kinematics.h"
+
+namespace mechsim::ui {
+
+long KinematicRunRange::rows() const {
+  if (!std::isfinite(t0) || !std::isfinite(t1) || !std::isfinite(dt) || dt <= 0 || t1 < t0) return -1;
+  const double steps = std::floor((t1 - t0) / dt + 1e-9);
+  if (steps >= 1e6) return -1;
+  return static_cast<long>(steps) + 1;
+}
+
+std::vector<io::TrajectoryFrame> kinematicRun(const Model& m, const VecX& qStart, const KinematicRunRange& range,
+                                              const std::atomic<bool>* cancel,
+                                              const std::function<void(double)>& progress, std::string* error) {
+  std::vector<io::TrajectoryFrame> frames;
+  const long n = range.rows();
+  if (n < 0) {
+    if (error) *error = "invalid time range (need t1 ≥ t0 and dt > 0)";
+    return frames;
+  }
+  Data d = makeData(m);
+  if (qStart.size() == m.nq) d.q = qStart;
+  frames.reserve(static_cast<size_t>(n));
+  for (long k = 0; k < n; ++k) {
+    if (cancel && cancel->load()) break;
+    const double t = range.t0 + k * range.dt;
+    if (!solvePositions(m, d, t)) {
+      if (error) *error = "position analysis failed at t = " + std::to_string(t) + " s: " + d.stats.message;
+      break;
+    }
+    solveVelocities(m, d);
+    solveAccelerations(m, d);
+    updateJointCoordinates(m, d);
+    if (!d.q.allFinite() || !d.qd.allFinite() || !d.qdd.allFinite()) {
+      if (error) *error = "non-finite state at t = " + std::to_string(t) + " s";
+      break;
+    }
+    frames.push_back({t, d.q, d.qd, d.qdd, d.coords, d.coordVel, d.coordAcc});
+    if (progress && (k % 16 == 0 || k + 1 == n)) progress(double(k + 1) / double(n));
+  }
+  return frames;
+}
+
+bool isJsonPath(const std::string& path) {
+  if (path.size() < 5) return false;
+  std::string ext = path.substr(path.size() - 5);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".json";
+}
+
+void writeTrajectory(const std::string& path, const Model& m, const std::vector<io::TrajectoryFrame>& frames) {
+  if (isJsonPath(path)) io::writeTrajectoryJsonFile(path, m, frames, true);
+  else io::writeTrajectoryCsvFile(path, m, frames, true);
+}
+
+}  // namespace mechsim::ui
