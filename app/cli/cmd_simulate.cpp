@@ -25,24 +25,9 @@
 namespace mechsim::cli {
 
 int cmdSimulate(const Args& args) {
-  const std::vector<std::string> valued = {"--t-end", "--dt", "--out"};
-  const auto pos = positionals(args, valued);
-  bool missing = false;
-  const std::string tEndS = optionValue(args, "--t-end", &missing);
-  const std::string dtS = optionValue(args, "--dt", &missing);
-  const std::string out = optionValue(args, "--out", &missing);
-  for (const auto& a : args) {
-    if (a.rfind("--", 0) != 0) continue;
-    const std::string name = a.substr(0, a.find('='));
-    if (name != "--t-end" && name != "--dt" && name != "--out") {
-      std::fprintf(stderr, "mechsim-cli: simulate: unknown option '%s'\n", a.c_str());
-      return 2;
-    }
-  }
-  if (pos.size() != 1 || missing || tEndS.empty() || out.empty()) {
-    std::fprintf(stderr, "usage: mechsim-cli simulate FILE --t-end T [--dt H] --out OUT.csv\n");
-    return 2;
-  }
+  RunArgs run;
+  if (!parseRunArgs(args, "simulate", false, "mechsim-cli simulate FILE --t-end T [--dt H] --out OUT.csv", run)) return 2;
+  const std::string &tEndS = run.tEnd, &dtS = run.dt, &out = run.out;
   double tEnd = 0, dt = 0;
   if (!parseNumber(tEndS, "--t-end", tEnd)) return 2;
   if (!dtS.empty() && !parseNumber(dtS, "--dt", dt)) return 2;
@@ -52,7 +37,7 @@ int cmdSimulate(const Args& args) {
   }
 
   Model model;
-  if (!loadModelOrReport(pos[0], model)) return 1;
+  if (!loadModelOrReport(run.file, model)) return 1;
   if (dtS.empty()) dt = model.dynamics.timestep;  // the file's solver.timestep (default 1e-3 s)
   const double steps = std::floor(tEnd / dt + 1e-9);
   if (steps > 1e8) {

@@ -25,6 +25,13 @@ std::vector<std::string> positionals(const Args& args, const std::vector<std::st
 /// io::loadModel(path) into `model`; on a file error prints FILE:LINE:COL: error: ... to stderr
 /// and returns false (the caller exits 1).
 bool loadModelOrReport(const std::string& path, Model& model);
+/// The options of the time-run commands (kinematics, simulate): FILE --t-end T --dt H --out OUT.
+struct RunArgs {
+  std::string file, tEnd, dt, out;  // as given ("" when absent)
+};
+/// Parses them. Unknown options print `mechsim-cli: COMMAND: unknown option '...'`; a missing FILE,
+/// --t-end, --out (or --dt when dtRequired) prints `usage`. Returns false then (the caller exits 2).
+bool parseRunArgs(const Args& args, const char* command, bool dtRequired, const char* usage, RunArgs& out);
 /// Parses a finite number; prints `mechsim-cli: <what>: expected a number, got '<s>'` and returns false.
 bool parseNumber(const std::string& s, const std::string& what, double& out);
 

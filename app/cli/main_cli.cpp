@@ -1,5 +1,6 @@
 // app/cli/main_cli.cpp — mechsim-cli: the core, headless (FORMAT.md §2).
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -110,6 +111,29 @@ bool parseNumber(const std::string& s, const std::string& what, double& out) {
   }
   std::fprintf(stderr, "mechsim-cli: %s: expected a number, got '%s'\n", what.c_str(), s.c_str());
   return false;
+}
+
+bool parseRunArgs(const Args& args, const char* command, bool dtRequired, const char* usage, RunArgs& out) {
+  const std::vector<std::string> valued = {"--t-end", "--dt", "--out"};
+  for (const auto& a : args) {
+    if (a.rfind("--", 0) != 0) continue;
+    const std::string name = a.substr(0, a.find('='));
+    if (std::find(valued.begin(), valued.end(), name) == valued.end()) {
+      std::fprintf(stderr, "mechsim-cli: %s: unknown option '%s'\n", command, a.c_str());
+      return false;
+    }
+  }
+  const auto pos = positionals(args, valued);
+  bool missing = false;
+  out.tEnd = optionValue(args, "--t-end", &missing);
+  out.dt = optionValue(args, "--dt", &missing);
+  out.out = optionValue(args, "--out", &missing);
+  out.file = pos.size() == 1 ? pos[0] : "";
+  if (pos.size() != 1 || missing || out.tEnd.empty() || out.out.empty() || (dtRequired && out.dt.empty())) {
+    std::fprintf(stderr, "usage: %s\n", usage);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace mechsim::cli

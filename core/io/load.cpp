@@ -6,6 +6,7 @@
 // ("joints[3].axis") in spec.locations, so that later stages (compile, the GUI) can point at it
 // too. The first problem found stops the read with a LoadError "FILE:LINE:COL: error: PATH: ...".
 #include "core/io/load.h"
+#include "core/io/suggest.h"
 
 #include <Eigen/Eigenvalues>
 
@@ -56,49 +57,6 @@ constexpr double kInertiaRelTol = 1e-9;
 
 // ---- small helpers ----
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-/// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions), case-insensitive.
-int editDistance(const std::string& a0, const std::string& b0) {
-  const std::string a = lower(a0), b = lower(b0);
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = int(i);
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = int(j);
-  for (std::size_t i = 1; i <= n; ++i)
-    for (std::size_t j = 1; j <= m; ++j) {
-      const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[n][m];
-}
-
-/// The candidate closest to `word` when it is close enough to be a plausible typo, else "".
-std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string best;
-  int bestD = 1 << 30;
-  for (const std::string& c : candidates) {
-    const int d = editDistance(word, c);
-    if (d < bestD) bestD = d, best = c;
-  }
-  if (best.empty() || word.size() > 200) return "";
-  // A word that extends a candidate ("degree" → "deg", "radians" → "rad") is a likely slip too.
-  for (const std::string& c : candidates)
-    if (c.size() >= 2 && word.size() > c.size() && lower(word).compare(0, c.size(), lower(c)) == 0) return c;
-  const std::size_t len = std::max(best.size(), word.size());
-  const int allowed = len <= 4 ? 1 : len <= 8 ? 2 : 3;
-  return bestD <= allowed ? best : "";
-}
-
-std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates) {
-  const std::string c = closest(word, candidates);
-  return c.empty() ? "" : "; did you mean \"" + c + "\"?";
-}
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
@@ -696,7 +654,7 @@ MechanismSpec readMechanismFile(const std::string& path) {
   std::error_code ec;
   const fs::path p(path);
   auto ioError = [&](const std::string& msg) { return LoadError(Diagnostic{path, 0, 0, msg}); };
-  std::string ext = lower(p.extension().string());
+  std::string ext = lowerCase(p.extension().string());
   // URDF, MJCF and SDFormat go to their importers (core/io/import/import.h).
   if (importFormatOf(path)) return importMechanismFile(path);
   if (!fs::exists(p, ec)) throw ioError("no such file");

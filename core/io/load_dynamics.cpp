@@ -12,6 +12,7 @@
 // did-you-mean hint, as in load.cpp. Names of bodies, joints and drivers are checked here too
 // (with hints); compile_dynamics.cpp checks the rest of the meaning.
 #include "core/io/load_dynamics.h"
+#include "core/io/suggest.h"
 
 #include <algorithm>
 #include <cctype>
@@ -28,32 +29,6 @@ using json::Value;
 
 std::string child(const std::string& path, const std::string& key) { return path + "." + key; }
 std::string index(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
-
-int editDistance(const std::string& a, const std::string& b) {
-  std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = static_cast<int>(i);
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-std::string hint(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string best;
-  int bestD = 1 << 30;
-  for (const std::string& c : candidates) {
-    const int d = editDistance(word, c);
-    if (d < bestD) {
-      bestD = d;
-      best = c;
-    }
-  }
-  if (best.empty() || bestD > std::max<int>(2, static_cast<int>(word.size()) / 3)) return "";
-  return " (did you mean \"" + best + "\"?)";
-}
 
 std::string joinKeys(const std::vector<std::string>& v) {
   std::string s;
@@ -98,7 +73,7 @@ class DynamicsReader {
   void checkKeys(const Value& obj, const std::string& path, const std::vector<std::string>& allowed, const std::string& what) const {
     for (const json::Member& m : obj.members) {
       if (std::find(allowed.begin(), allowed.end(), m.key) != allowed.end()) continue;
-      const std::string h = hint(m.key, allowed);
+      const std::string h = didYouMean(m.key, allowed);
       fail(m.keyLoc, child(path, m.key),
            "unknown key \"" + m.key + "\" in " + what + (h.empty() ? " (allowed: " + joinKeys(allowed) + ")" : h));
     }
@@ -149,7 +124,7 @@ class DynamicsReader {
       if (b.name == n) return;
       names.push_back(b.name);
     }
-    fail(v, path, "unknown body \"" + n + "\"" + hint(n, names));
+    fail(v, path, "unknown body \"" + n + "\"" + didYouMean(n, names));
   }
   /// Joint by name and coordinate index (key "coordinate", default 0); returns the joint.
   const JointSpec& jointRef(const Value& obj, const std::string& path, std::string& jointName, int& coordinate) {
@@ -161,7 +136,7 @@ class DynamicsReader {
       names.push_back(j.name);
       if (j.name == jointName) joint = &j;
     }
-    if (!joint) fail(jv, child(path, "joint"), "unknown joint \"" + jointName + "\"" + hint(jointName, names));
+    if (!joint) fail(jv, child(path, "joint"), "unknown joint \"" + jointName + "\"" + didYouMean(jointName, names));
     const int n = jointCoordinateCount(joint->type);
     if (n == 0) fail(jv, child(path, "joint"), "joint \"" + jointName + "\" is a fixed joint: it has no coordinate");
     coordinate = 0;
@@ -237,7 +212,7 @@ class DynamicsReader {
         names.push_back(d.name);
         if (d.name == s.servo) drv = &d;
       }
-      if (!drv) fail(*sv, child(path, "servo"), "unknown driver \"" + s.servo + "\"" + hint(s.servo, names));
+      if (!drv) fail(*sv, child(path, "servo"), "unknown driver \"" + s.servo + "\"" + didYouMean(s.servo, names));
       if (drv->joint != s.joint || drv->coordinate != s.coordinate)
         fail(*sv, child(path, "servo"), "driver \"" + s.servo + "\" drives joint \"" + drv->joint + "\" coordinate " +
                                             std::to_string(drv->coordinate) + ", not this motor's coordinate");

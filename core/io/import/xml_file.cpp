@@ -6,6 +6,8 @@
 // the attribute, never values read up to the first bad character.
 #include "core/io/import/xml_file.h"
 
+#include "core/io/suggest.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -34,26 +36,6 @@ std::string describe(tinyxml2::XMLError e) {
   }
 }
 
-/// Lower-case copy.
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-/// Optimal-string-alignment distance, case-insensitive.
-int editDistance(const std::string& a0, const std::string& b0) {
-  const std::string a = lower(a0), b = lower(b0);
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = int(i);
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = int(j);
-  for (std::size_t i = 1; i <= n; ++i)
-    for (std::size_t j = 1; j <= m; ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[n][m];
-}
 
 }  // namespace
 
@@ -65,16 +47,7 @@ std::string fmt(double x) {
 }
 
 std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string best;
-  int bestD = 1 << 30;
-  for (const std::string& c : candidates) {
-    const int d = editDistance(word, c);
-    if (d < bestD) bestD = d, best = c;
-  }
-  if (best.empty() || word.size() > 200) return "";
-  const std::size_t len = std::max(best.size(), word.size());
-  const int allowed = len <= 4 ? 1 : len <= 8 ? 2 : 3;
-  return bestD <= allowed ? "; did you mean \"" + best + "\"?" : "";
+  return io::didYouMean(word, candidates);
 }
 
 std::string joinNames(const std::vector<std::string>& v) {
