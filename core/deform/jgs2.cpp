@@ -56,16 +56,7 @@ SolveStats solveOracle(const DeformableModel& m, const SolveOptions& opt, const 
   for (int it = 0; it < opt.maxIterations; ++it) {
     const VecX dx = jgs2OracleSweep(m, z, x);
     x += dx;
-    st.iterations = it + 1;
-    st.lastStep = normalisedStep(m, dx);
-    if (!std::isfinite(st.lastStep) || st.lastStep > opt.divergenceStep) {
-      st.diverged = true;
-      break;
-    }
-    if ((st.iterations >= opt.minIterations && st.lastStep < opt.tolerance) || (opt.monitor && opt.monitor(x))) {
-      st.converged = true;
-      break;
-    }
+    if (recordIteration(opt, it, normalisedStep(m, dx), x, st)) break;
   }
   st.finalEnergy = incrementalEnergy(m, z, x);
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

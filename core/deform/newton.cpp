@@ -75,16 +75,7 @@ SolveStats solveNewton(const DeformableModel& m, const SolveOptions& opt, const 
     const double step = normalisedStep(m, alpha * d);
     x = xn;
     E = En;
-    st.iterations = it + 1;
-    st.lastStep = step;
-    if (!std::isfinite(step) || step > opt.divergenceStep) {
-      st.diverged = true;
-      break;
-    }
-    if ((st.iterations >= opt.minIterations && step < opt.tolerance) || (opt.monitor && opt.monitor(x))) {
-      st.converged = true;
-      break;
-    }
+    if (recordIteration(opt, it, step, x, st)) break;
   }
   st.finalEnergy = E;
   st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -1,6 +1,7 @@
 // core/deform/solver.cpp — dispatch of minimise() and the implicit-Euler step (solver.h).
 #include "core/deform/solver.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace mechsim::deform {
@@ -65,6 +66,20 @@ SolveStats stepImplicitEuler(const DeformableModel& m, const Jgs2Data* jgs2, con
   const SolveStats st = minimise(m, jgs2, opt, z, x);
   v = (x - xhat) / m.h;
   return st;
+}
+
+bool recordIteration(const SolveOptions& opt, int it, double step, const VecX& x, SolveStats& st) {
+  st.iterations = it + 1;
+  st.lastStep = step;
+  if (!std::isfinite(step) || step > opt.divergenceStep) {
+    st.diverged = true;
+    return true;
+  }
+  if ((st.iterations >= opt.minIterations && step < opt.tolerance) || (opt.monitor && opt.monitor(x))) {
+    st.converged = true;
+    return true;
+  }
+  return false;
 }
 
 }  // namespace mechsim::deform

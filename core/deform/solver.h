@@ -113,6 +113,11 @@ struct SolveStats {
   double finalEnergy = 0;
 };
 
+/// Records iteration `it` (0-based) with normalised step `step` in st and applies opt's stopping
+/// rules: diverged when the step is not finite or exceeds divergenceStep; converged when the step
+/// is below tolerance after minIterations, or when the monitor accepts x. Returns true to stop.
+bool recordIteration(const SolveOptions& opt, int it, double step, const VecX& x, SolveStats& st);
+
 /// Minimises E for inertia target z, starting from and overwriting x (prescribed vertices are left
 /// as they are). `jgs2` is required for the JGS2 methods with ExactSum / Cubature.
 SolveStats minimise(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt, const VecX& z, VecX& x);

@@ -97,16 +97,7 @@ SolveStats runSweeps(const DeformableModel& m, const SolveOptions& opt, const Ve
       }
       dx = x - xs;
     }
-    st.iterations = it + 1;
-    st.lastStep = normalisedStep(m, dx);
-    if (!std::isfinite(st.lastStep) || st.lastStep > opt.divergenceStep) {
-      st.diverged = true;
-      break;
-    }
-    if ((st.iterations >= opt.minIterations && st.lastStep < opt.tolerance) || (opt.monitor && opt.monitor(x))) {
-      st.converged = true;
-      break;
-    }
+    if (recordIteration(opt, it, normalisedStep(m, dx), x, st)) break;
   }
   st.finalEnergy = incrementalEnergy(m, z, x);
   st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
