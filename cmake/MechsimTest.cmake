@@ -12,6 +12,14 @@ function(mechsim_add_test name)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
+  # The sanitizer build runs the same tests several times slower: its time limits (ctest's and
+  # the tests' own waits, MECHSIM_WAIT_SCALE) are scaled by 5.
+  set(scale 1)
+  if(MECHSIM_SANITIZE)
+    set(scale 5)
+  endif()
+  math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${scale}")
+  target_compile_definitions(${name} PRIVATE MECHSIM_WAIT_SCALE=${scale})
   set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT}
     ENVIRONMENT "MECHSIM_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
   if(T_LABELS)

@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 #include <QObject>
 #include <QPoint>
+#include <QPointer>
 
 #include "ui/picking.h"
 #include "ui/viewport.h"
@@ -37,7 +38,8 @@ class DragHandler : public QObject, public ViewportMouseHook {
   void released();
 
  private:
-  Viewport* view_;
+  // Guarded: the window may destroy the viewport before this handler (both are its children).
+  QPointer<Viewport> view_;
   bool enabled_ = true;
   bool dragging_ = false;
   Eigen::Vector3d anchor_ = Eigen::Vector3d::Zero();  // grabbed point at the press (world)

@@ -200,7 +200,9 @@ void TestDofControl::unreachableSliderStopsAtTheLimit() {
   QVERIFY(rec.waitFor(1));
   QVERIFY(rec.infos[0].dofs[0].limitsFromFile);
   QCOMPARE(rec.infos[0].dofs[0].upper, 0.5);
+  const size_t before = rec.frames.size();
   sim.setDofValue(0, 0.3);
+  QTRY_VERIFY_WITH_TIMEOUT(rec.frames.size() > before, 10000 * MECHSIM_WAIT_SCALE);
   settle(sim, rec);
   const Frame& f = rec.last();
   const double x = f.poses[3].position.x();

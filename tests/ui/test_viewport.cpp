@@ -39,7 +39,7 @@ void TestViewport::initTestCase() {
 QImage TestViewport::renderOnce(Viewport* v) {
   const int before = v->paintCount();
   v->update();
-  if (!QTest::qWaitFor([&] { return v->paintCount() > before; }, 10000)) return {};
+  if (!QTest::qWaitFor([&] { return v->paintCount() > before; }, 10000 * MECHSIM_WAIT_SCALE)) return {};
   return v->grabFramebuffer();
 }
 
@@ -48,7 +48,7 @@ void TestViewport::contextIsOpenGl33Core() {
   v.resize(320, 240);
   v.show();
   QVERIFY(QTest::qWaitForWindowExposed(&v));
-  QTRY_VERIFY_WITH_TIMEOUT(v.glInfo().initialized, 10000);
+  QTRY_VERIFY_WITH_TIMEOUT(v.glInfo().initialized, 10000 * MECHSIM_WAIT_SCALE);
   const GlInfo& gl = v.glInfo();
   qInfo("OpenGL %d.%d %s: %s / %s", gl.major, gl.minor, gl.coreProfile ? "core" : "compat", qPrintable(gl.version),
         qPrintable(gl.renderer));
@@ -75,7 +75,7 @@ void TestViewport::rendersEveryExampleMechanism() {
       continue;
     }
     // Wait for the controller's first frame of this model (worker thread), then for a paint.
-    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().serial > 0 && w.currentFrame().model == w.model(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().serial > 0 && w.currentFrame().model == w.model(), 10000 * MECHSIM_WAIT_SCALE);
     const QImage img = renderOnce(w.viewport());
     QVERIFY2(!img.isNull(), qPrintable(name));
     const test::ImageStats st = test::imageStats(img);
