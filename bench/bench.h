@@ -28,4 +28,10 @@ int runAnm(std::ostream& out, bool csv, const std::string& sourceDir);
 /// `quick` uses 3k-tet meshes. bench_deform.cpp. Returns the exit status.
 int runDeform(std::ostream& out, bool csv, bool quick);
 
+/// `bench contact`: paper 000 Table 1 (sweeps and time to RES < 1e-4 at step 100, frictionless) and
+/// Table 2 (1000 steps × 200 sweeps with friction; `quick`: 100 steps) on Pool 1, Pool 2 and
+/// Stacking for PGS, AMGS Method 2.2, Method 3.1 [ω̄E], [D/γ] and [αD], α = 0.1 … 0.6, with
+/// ratios to PGS. bench_contact.cpp. Returns the exit status.
+int runContact(std::ostream& out, bool csv, bool quick);
+
 }  // namespace mechsim::bench

@@ -5,6 +5,8 @@
 //   riley-identity  the same with D = I (plain minimum norm)
 //   tikhonov        one regularised solve (N + sD) λ = r with s = 1e-6 μ: the compliant / "soft
 //                   constraint" formulation of paper 002 eq. 2 at a stiff setting (no iteration)
+// Every case runs with its file's solver settings (time step, Riley tolerance; A02's are chosen in
+// its file by a measured sweep); the methods set only the weights, the reduction f and the cap.
 // Per (case, method): CPU seconds, CPU seconds per simulated second, Riley iterations per step,
 // and the error: A01, A02 the largest distance of the tracked point from the 1-DOF reference
 // (bench/dynamics_reference.h) over 400 output times (the A02 benchmark's measure), A03 the largest

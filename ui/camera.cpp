@@ -10,7 +10,9 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kMaxElevation = kPi / 2 - 0.01;  // keeps up() well defined at the poles
 constexpr double kOrbitRadPerPx = 0.008;
 constexpr double kZoomPerStep = 0.85;
-constexpr double kFitMargin = 1.12;
+/// Fit: the box's corners come no further out than this fraction of the half field of view, which
+/// leaves a margin of (1 − kFitFill) / 2 of the view on each side.
+constexpr double kFitFill = 0.8;
 }  // namespace
 
 Eigen::Vector3d Camera::backward() const {
@@ -73,10 +75,10 @@ void Camera::zoom(double steps) { distance = std::clamp(distance * std::pow(kZoo
 void Camera::fit(const Eigen::AlignedBox3d& box, double aspect) {
   if (box.isEmpty()) return;
   target = box.center();
-  // Keep the viewing direction; back off until every corner of the box lies inside both fields
-  // of view: a corner at offset o needs distance ≥ o_z + |o_x| / tan(halfX) (and likewise y),
-  // with o in camera axes (z towards the eye).
-  const double tanY = std::tan(fovY / 2), tanX = tanY * std::max(aspect, 1e-6);
+  // Keep the viewing direction; back off until every corner of the box lies inside kFitFill of
+  // both fields of view: a corner at offset o needs distance ≥ o_z + |o_x| / (kFitFill tan halfX)
+  // (and likewise y), with o in camera axes (z towards the eye).
+  const double tanY = kFitFill * std::tan(fovY / 2), tanX = tanY * std::max(aspect, 1e-6);
   const Eigen::Vector3d r = right(), u = up(), b = backward();
   const double radius = std::max(0.5 * box.diagonal().norm(), 1e-3);
   double need = 0;
@@ -84,8 +86,8 @@ void Camera::fit(const Eigen::AlignedBox3d& box, double aspect) {
     const Eigen::Vector3d o = box.corner(static_cast<Eigen::AlignedBox3d::CornerType>(k)) - target;
     need = std::max({need, o.dot(b) + std::abs(o.dot(r)) / tanX, o.dot(b) + std::abs(o.dot(u)) / tanY});
   }
-  // A margin around the mechanism, and never so close that the near plane cuts into it.
-  distance = std::max(kFitMargin * need, 1.2 * radius);
+  // Never so close that the near plane cuts into the mechanism.
+  distance = std::max(need, 1.2 * radius);
 }
 
 }  // namespace mechsim::ui

@@ -134,24 +134,56 @@ std::pair<double, double> reachableRange(const Model& work, const Data& start, D
   for (int side = 0; side < 2; ++side) {
     const double dir = side == 0 ? -1.0 : 1.0;
     Data d = start;
+    VecX qPrev;             // the configuration before the last good one (continuity test)
+    double vPrev = v0;
     double good = v0;
     bool failed = false;
+    // The position analysis at value v, continued from d; d advances only on success (on
+    // failure solvePositions puts d.q back).
+    VecX qBefore;
+    auto solveAt = [&](double v) {
+      inputs.value[i] = v;
+      qBefore = d.q;
+      if (!solvePositions(work, d, d.t)) return false;
+      qPrev = std::move(qBefore);
+      vPrev = good;
+      good = v;
+      return true;
+    };
     // March outwards, the position analysis following each step.
     while (std::abs(good - v0) < reach - 1e-12 && !outOfTime()) {
       const double next = v0 + dir * std::min(std::abs(good - v0) + step, reach);
-      inputs.value[i] = next;
-      if (solvePositions(work, d, d.t) && !d.stats.singular) {
-        good = next;
-        continue;
+      if (solveAt(next)) continue;
+      // A failed step is a limit of the range only when the analysis fails beyond it too. At a
+      // singular position the mechanism passes (a dead centre of a driven crank, the change point
+      // of a parallelogram linkage) Newton loses its quadratic convergence at and next to it but
+      // converges again past it: leap half a step and a step beyond, and accept a solution that
+      // continues the path — its distance from the last configuration no more than 4× what the
+      // last step's rate predicts (a far-away solution is another assembly, not the path).
+      bool passed = false;
+      if (qPrev.size() == d.q.size() && std::abs(good - vPrev) > 0) {
+        const double rate = (d.q - qPrev).norm() / std::abs(good - vPrev);
+        const VecX qGood = d.q;
+        const double vGood = good;
+        for (double leap : {0.5 * step, step}) {
+          const double v = v0 + dir * std::min(std::abs(next - v0) + leap, reach);
+          const VecX keepPrev = qPrev;
+          const double keepVPrev = vPrev;
+          if (!solveAt(v)) continue;
+          if ((d.q - qGood).norm() <= 4.0 * rate * std::abs(v - vGood) + 1e-9 * work.lengthScale) {
+            passed = true;
+            break;
+          }
+          d.q = qGood, qPrev = keepPrev, vPrev = keepVPrev, good = vGood;  // another assembly: undo
+        }
       }
+      if (passed) continue;
       // Narrow the first failing step by bisection from the last good value.
       failed = true;
       double bad = next;
       for (int k = 0; k < 6; ++k) {
         const double mid = 0.5 * (good + bad);
-        inputs.value[i] = mid;
-        if (solvePositions(work, d, d.t) && !d.stats.singular) good = mid;
-        else bad = mid;
+        if (!solveAt(mid)) bad = mid;
       }
       break;
     }

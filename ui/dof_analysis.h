@@ -70,8 +70,14 @@ std::unique_ptr<Model> buildFreeModel(const MechanismSpec* spec);
 
 /// The reachable range of DOF `dof` of the working model from the solved configuration in d:
 /// the held value is stepped outwards (angles by 10° up to ±180°, lengths by 5 % of
-/// Model::lengthScale up to ±2 lengthScale) with the position analysis following, and the first
-/// value where it fails is narrowed by bisection. d and inputs are left as they were.
+/// Model::lengthScale up to ±2 lengthScale) with the position analysis following each step
+/// (continuation from the last solution). Singular positions met on the way do not end the
+/// search: where the mechanism passes one (a crank through a dead centre, a parallelogram through
+/// its change point) the march goes on; only a value where the analysis fails — and fails also
+/// half a step and a step further out, or lands on a solution that does not continue the path —
+/// is a limit (a turning point of the DOF, e.g. a rocker's extreme position), narrowed by
+/// bisection to 1/64 of a step. The search stops at budgetSeconds per DOF. d and inputs are left
+/// as they were.
 std::pair<double, double> reachableRange(const Model& work, const Data& d, DriverInputs& inputs, const DofInfo& dof,
                                          double budgetSeconds);
 

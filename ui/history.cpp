@@ -6,7 +6,7 @@
 namespace mechsim::ui {
 
 io::TrajectoryFrame trajectoryFrame(const Frame& f) {
-  return {f.t, f.q, f.qd, f.qdd, f.coords, f.coordVel, f.coordAcc};
+  return {f.t, f.q, f.qd, f.qdd, f.coords, f.coordVel, f.coordAcc, {}};
 }
 
 void History::append(const Frame& f) {

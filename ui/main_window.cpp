@@ -27,13 +27,17 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QThread>
+#include <QToolBar>
 #include <QTreeWidget>
 #include <QUndoStack>
 
 #include "core/io/load.h"
 #include "core/io/write.h"
+#include "core/anm/anm_drag.h"
+#include "ui/pose_spec.h"
 #include "ui/dof_panel.h"
 #include "ui/drag_handler.h"
+#include "ui/dynamic_mode.h"
 #include "ui/plot_dock.h"
 #include "ui/timeline.h"
 #include "ui/trajectory_export.h"
@@ -68,7 +72,7 @@ QString droppedFile(const QMimeData* mime) {
 }  // namespace
 
 QString mechanismFileFilter() {
-  return QObject::tr("Mechanisms (*.json *.urdf *.xml *.sdf);;All files (*)");
+  return QObject::tr("Mechanisms (*.json *.urdf *.xml *.mjcf *.sdf *.world);;All files (*)");
 }
 
 bool isMechanismFile(const QString& path) {
@@ -190,9 +194,20 @@ void MainWindow::buildMenus() {
   QAction* newton = solver->addAction(tr("Drag solver: Newton"));
   newton->setCheckable(true);
   newton->setChecked(true);
+  newton->setObjectName("dragSolverNewton");
   solvers->addAction(newton);
   connect(newton, &QAction::triggered, this, [this] {
     simulation_->setDragSolverFactory([] { return makeNewtonDragSolver(); });
+    QSettings().setValue("drag/solver", "newton");
+  });
+  // Continuation along the ANM path (paper 004): drags and slider moves keep their branch.
+  QAction* anmSolver = solver->addAction(tr("Continuation (ANM)"));
+  anmSolver->setCheckable(true);
+  anmSolver->setObjectName("dragSolverAnm");
+  solvers->addAction(anmSolver);
+  connect(anmSolver, &QAction::triggered, this, [this] {
+    simulation_->setDragSolverFactory([] { return makeAnmDragSolver(); });
+    QSettings().setValue("drag/solver", "anm");
   });
   view->addSeparator();
 
@@ -224,6 +239,19 @@ void MainWindow::buildMenus() {
     undo_->clear();
     simulation_->reset();
   });
+  // Dynamic mode (ui/dynamic_mode.h): menu action and toolbar toggle, key D.
+  sim->addSeparator();
+  QAction* dynamicAction = sim->addAction(tr("&Dynamic mode"));
+  dynamicAction->setObjectName("dynamicModeAction");
+  dynamicAction->setCheckable(true);
+  dynamicAction->setShortcut(QKeySequence(Qt::Key_D));
+  dynamicAction->setToolTip(tr("Dynamic mode: the mechanism moves under gravity and its forces; drag a body to pull it with a spring (D)"));
+  connect(dynamicAction, &QAction::toggled, this, [this](bool on) {
+    if (simulation_) simulation_->setDynamic(on);
+  });
+  QToolBar* simBar = addToolBar(tr("Simulation"));
+  simBar->setObjectName("simulationToolBar");
+  simBar->addAction(dynamicAction);
 
   // Mechanism
   QMenu* mech = menuBar()->addMenu(tr("&Mechanism"));
@@ -299,6 +327,9 @@ void MainWindow::restoreSettings() {
     if (!key.isEmpty() && s.contains("view/" + key)) a->setChecked(s.value("view/" + key).toBool());
   }
   if (s.contains("time/speed")) timeline_->speedBox()->setValue(s.value("time/speed").toDouble());
+  // The drag solver chosen last time.
+  if (s.value("drag/solver").toString() == "anm")
+    if (auto* a = findChild<QAction*>("dragSolverAnm")) a->trigger();
 }
 
 void MainWindow::saveSettings() {
@@ -402,7 +433,9 @@ bool MainWindow::saveAs(const QString& path) {
     return false;
   }
   try {
-    io::writeMechanismFile(*spec_, path.toStdString());
+    // At the pose reached (sliders, drags), not as loaded (ui/pose_spec.h).
+    const bool posed = model_ && frame_.poses.size() == model_->bodies.size() && frame_.coords.size() == model_->nCoords;
+    io::writeMechanismFile(posed ? specAtPose(*spec_, *model_, frame_.poses, frame_.coords) : *spec_, path.toStdString());
   } catch (const std::exception& e) {
     lastError_ = QStringLiteral("%1: error: %2").arg(path, QString::fromStdString(e.what()));
     return false;
@@ -442,6 +475,9 @@ bool MainWindow::exportTrajectory(const ExportRequest& req) {
   const std::string path = req.path.toStdString();
   std::vector<io::TrajectoryFrame> recorded;
   if (!req.kinematicRun) recorded = history_.trajectory(0, history_.size() - 1);
+  // Dynamic frames add energy and reaction columns (ui/dynamic_mode.h).
+  const std::vector<std::string> extraColumns =
+      req.kinematicRun ? std::vector<std::string>{} : addDynamicColumns(*model_, history_, recorded);
   const std::shared_ptr<const Model> fileModel = model_;
   const std::shared_ptr<const MechanismSpec> spec = spec_;
   const VecX qStart = frame_.q;
@@ -457,7 +493,7 @@ bool MainWindow::exportTrajectory(const ExportRequest& req) {
       }
       if (cancel.load() || !error.empty()) return;
       permille = 950;
-      writeTrajectory(path, *fileModel, frames);
+      writeTrajectoryWithColumns(path, *fileModel, frames, extraColumns);
       permille = 1000;
     } catch (const std::exception& e) {
       error = e.what();
@@ -547,6 +583,7 @@ void MainWindow::onFrame(const Frame& frame) {
     fpsFrames_ = 0;
   }
   updateSolverStatus();
+  showDynamicModeStatus(this, findChild<QAction*>("dynamicModeAction"), frame);
   emit frameShown(frame.serial);
 }
 

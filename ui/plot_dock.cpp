@@ -21,6 +21,7 @@
 
 #include "core/io/write.h"
 #include "ui/dof_analysis.h"
+#include "ui/dynamic_mode.h"
 #include "ui/history.h"
 
 namespace mechsim::ui {
@@ -70,6 +71,8 @@ std::vector<PlotQuantity> plotQuantities(const Model& m) {
   out.push_back({QObject::tr("Solver"), QObject::tr("residual max |Φ|"), [](const Frame& f) { return f.maxResidual(); }});
   out.push_back({QObject::tr("Solver"), QObject::tr("Newton iterations"), [](const Frame& f) { return double(f.stats.iterations); }});
   out.push_back({QObject::tr("Solver"), QObject::tr("solve time (ms)"), [](const Frame& f) { return 1e3 * f.stats.solveSeconds; }});
+  // Energy and joint reactions of the dynamic mode.
+  appendDynamicPlotQuantities(m, out);
   return out;
 }
 

@@ -1,6 +1,8 @@
 // ui/simulation_controller.cpp — worker-thread owner of Data: sliders, time, handle drags,
 // restores; publishes frames to the GUI.
 #include "ui/simulation_controller.h"
+#include "ui/dof_anm.h"
+#include "ui/dynamic_mode.h"
 
 #include <algorithm>
 #include <cmath>
@@ -57,6 +59,8 @@ void SimulationController::setModel(std::shared_ptr<const mechsim::Model> model,
   dragging_ = false;
   pendingDof_.clear();
   pendingTarget_.reset();
+  dyn_.reset();  // a new model opens in kinematic mode
+  modeMessage_.clear();
   model_ = std::move(model);
   spec_ = std::move(spec);
   work_.reset();
@@ -145,6 +149,7 @@ void SimulationController::finishPositions() {
 
 bool SimulationController::advance(double dt) {
   if (!work_) return false;
+  if (dyn_) return advanceDynamic(dt);
   const double t1 = data_->t + dt;
   if (!solvePositions(*work_, *data_, t1)) return false;
   finishPositions();
@@ -155,7 +160,7 @@ bool SimulationController::advance(double dt) {
 }
 
 void SimulationController::tick() {
-  if (!work_ || dragging_) return;
+  if (!work_ || (dragging_ && !dyn_)) return;
   // Pacing: simulated time waits for the display rather than running ahead of it.
   if (paced_ && inFlight_.load() > 2) return;
   const bool ok = advance(speed_ * kTick);
@@ -243,6 +248,7 @@ void SimulationController::process() {
     pendingDof_[i].reset();
     if (dragging_) continue;
     applyDofValue(i, v);
+    if (dyn_) restartDynamic(false);  // dynamic mode: from the slider's pose, at rest
     changed = true;
   }
   if (pendingTarget_) {
@@ -260,6 +266,15 @@ void SimulationController::applyDofValue(int dof, double value) {
   double good = inputs_->at(i, data_->t);
   inputs_->follow[i] = 0;
   inputs_->value[i] = good;
+  if (anmSliders_ && target != good) {
+    // Along the ANM path; what it cannot reach is left to the stepped search below.
+    const AnmMoveResult r = anmMoveDriver(*work_, *data_, *inputs_, i, target, d.angular);
+    if (r.converged) {
+      data_->stats.solveSeconds = r.seconds;
+      finishPositions();
+      return;
+    }
+  }
   // Continuation in the slider value: steps no larger than maxStep, each solved from the last.
   const double h = maxStep(d, *work_);
   const int n = std::max(1, static_cast<int>(std::ceil(std::abs(target - good) / h)));
@@ -291,6 +306,7 @@ void SimulationController::beginDrag(const mechsim::DragPoint& point) {
   if (!work_ || point.body < 0 || point.body >= static_cast<int>(work_->bodies.size()) ||
       work_->bodies[point.body].fixed)
     return;
+  if (dyn_) return beginPerturbation(point);
   if (dragging_) endDrag();
   playing_ = false;
   if (timer_) timer_->stop();
@@ -315,6 +331,10 @@ void SimulationController::setDragTarget(const mechsim::Vec3& target) {
 }
 
 void SimulationController::applyDragTarget(const Vec3& target) {
+  if (dyn_) {
+    dragTarget_ = target;
+    return dyn_->setTarget(target);
+  }
   const Model& m = free_ ? *free_ : *work_;
   Data& d = free_ ? *freeData_ : *data_;
   dragTarget_ = target;
@@ -341,6 +361,7 @@ void SimulationController::applyDragTarget(const Vec3& target) {
 
 void SimulationController::endDrag() {
   if (!dragging_) return;
+  if (dyn_) return endPerturbation();
   if (pendingTarget_) {
     applyDragTarget(*pendingTarget_);
     pendingTarget_.reset();
@@ -357,8 +378,9 @@ void SimulationController::endDrag() {
 void SimulationController::restore(const mechsim::ui::ControllerState& state, bool record) {
   if (!work_ || state.q.size() != work_->nq || state.dofValues.size() != dofs_.size()) return;
   if (dragging_) {
-    drag_->end();
+    if (drag_) drag_->end();
     drag_.reset();
+    if (dyn_) dyn_->release();
     dragging_ = false;
   }
   pendingTarget_.reset();
@@ -371,11 +393,14 @@ void SimulationController::restore(const mechsim::ui::ControllerState& state, bo
   }
   solvePositions(*work_, *data_, state.t);
   finishPositions();
+  if (dyn_) restartDynamic(false);  // dynamic mode: from the restored pose, at rest
   publish(record, &state == &initial_);
 }
 
 void SimulationController::setDragSolverFactory(mechsim::ui::DragSolverFactory factory) {
   factory_ = std::move(factory);
+  // Slider moves follow the ANM path (ui/dof_anm.h) when handle drags do.
+  anmSliders_ = factory_ && factory_()->name() == "anm";
 }
 
 void SimulationController::publish(bool recorded, bool startsHistory) {
@@ -411,6 +436,7 @@ void SimulationController::publish(bool recorded, bool startsHistory) {
     f.dragTarget = dragTarget_;
   }
   f.playing = playing_;
+  fillDynamicFrame(f);
   ++inFlight_;
   emit frameReady(f);
 }
@@ -450,6 +476,7 @@ void SimulationThread::endDrag() { post([c = controller_] { c->endDrag(); }); }
 void SimulationThread::restore(const ControllerState& s, bool record) {
   post([c = controller_, s, record] { c->restore(s, record); });
 }
+void SimulationThread::setDynamic(bool on) { post([c = controller_, on] { c->setDynamic(on); }); }
 void SimulationThread::setDragSolverFactory(DragSolverFactory f) {
   post([c = controller_, f = std::move(f)]() mutable { c->setDragSolverFactory(std::move(f)); });
 }

@@ -40,6 +40,10 @@
 class QTimer;
 
 namespace mechsim::ui {
+class DynamicMode;
+}
+
+namespace mechsim::ui {
 
 /// What the user set: enough to put the mechanism back where it was (undo, timeline).
 struct ControllerState {
@@ -67,6 +71,14 @@ struct Frame {
   Vec3 dragPoint = Vec3::Zero();       // the dragged point (world) …
   Vec3 dragTarget = Vec3::Zero();      // … and where the cursor wants it
   bool playing = false;
+  // Dynamic mode (ui/dynamic_mode.h): energies, reactions, the drag spring's work; and the
+  // mode's last message (entered, not available, a failed step) for the status bar.
+  bool dynamic = false;
+  double kinetic = 0, potential = 0;   // J
+  double perturbationWork = 0;         // J, done by drag springs since the mode started
+  std::vector<Vec3> reactionForce;     // (joints) N, on body2 (world axes)
+  std::vector<Vec3> reactionTorque;    // (joints) N·m about the joint point on body2
+  std::string modeMessage;
 
   double maxResidual() const { return phi.size() ? phi.cwiseAbs().maxCoeff() : 0.0; }
   ControllerState state() const { return {t, q, dofValues, dofFollows}; }
@@ -124,6 +136,9 @@ class SimulationController : public QObject {
   void endDrag();
   void restore(const mechsim::ui::ControllerState& state, bool record);
   void setDragSolverFactory(mechsim::ui::DragSolverFactory factory);
+  /// Dynamic mode on / off (ui/dynamic_mode.h): time advances by the forward dynamics; handle
+  /// drags pull with a spring-damper. The frame's modeMessage says why when it cannot start.
+  void setDynamic(bool on);
 
  signals:
   /// A finished frame; connect with a queued connection from the GUI thread.
@@ -136,6 +151,13 @@ class SimulationController : public QObject {
   /// velocity and acceleration analyses at t + dt. The single step of the kinematic mode; a
   /// dynamic mode replaces this function. Returns false when the position analysis failed.
   bool advance(double dt);
+  // Dynamic mode (defined in ui/dynamic_mode.cpp).
+  bool advanceDynamic(double dt);
+  void copyDynamicState();
+  void restartDynamic(bool keepRates);
+  void beginPerturbation(const DragPoint& point);
+  void endPerturbation();
+  void fillDynamicFrame(Frame& f) const;
   void tick();
   void process();
   void schedule();
@@ -155,6 +177,10 @@ class SimulationController : public QObject {
   ControllerState initial_;                    // the assembled file configuration (reset)
 
   DragSolverFactory factory_;
+  std::unique_ptr<DynamicMode> dyn_;           // dynamic mode on: non-null
+  bool resumeAfterDrag_ = false;               // dynamic drag: play went on before the grab
+  std::string modeMessage_;
+  bool anmSliders_ = false;                    // the factory makes ANM solvers: sliders follow the ANM path too
   std::unique_ptr<DragSolver> drag_;
   DragPoint dragPoint_;
   Vec3 dragTarget_ = Vec3::Zero();
@@ -197,6 +223,7 @@ class SimulationThread : public QObject {
   void endDrag();
   void restore(const ControllerState& state, bool record);
   void setDragSolverFactory(DragSolverFactory factory);
+  void setDynamic(bool on);
 
  private:
   template <class F>

@@ -40,7 +40,7 @@ std::vector<io::TrajectoryFrame> kinematicRun(const Model& m, const VecX& qStart
       if (error) *error = "non-finite state at t = " + std::to_string(t) + " s";
       break;
     }
-    frames.push_back({t, d.q, d.qd, d.qdd, d.coords, d.coordVel, d.coordAcc});
+    frames.push_back({t, d.q, d.qd, d.qdd, d.coords, d.coordVel, d.coordAcc, {}});
     if (progress && (k % 16 == 0 || k + 1 == n)) progress(double(k + 1) / double(n));
   }
   return frames;

@@ -7,7 +7,11 @@
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
+#include <QSettings>
 #include <QWheelEvent>
+
+#include <algorithm>
+#include <numeric>
 
 namespace mechsim::ui {
 namespace {
@@ -15,21 +19,25 @@ namespace {
 // Shaded items: world-space normals through the inverse-transpose of the model matrix, lit by a
 // headlight at the eye (Blinn-Phong) plus a sky/ground hemisphere fill that keeps the faces
 // turned away from the viewer readable. Both faces are lit (mesh files may wind either way).
+// Drawn instanced: the model matrix, its normal matrix and the colour are per-instance attributes.
 const char* kShadedVs = R"(#version 330 core
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
-uniform mat4 uModel;
+layout(location = 2) in mat4 iModel;     // locations 2-5
+layout(location = 6) in mat3 iNormalMat;  // locations 6-8
+layout(location = 9) in vec4 iColor;
 uniform mat4 uView;
 uniform mat4 uProj;
-uniform mat3 uNormalMat;
 out vec3 vPosView;
 out vec3 vNormalView;
 out vec3 vNormalWorld;
+flat out vec4 vColor;
 void main() {
-  vec4 pv = uView * uModel * vec4(aPos, 1.0);
+  vec4 pv = uView * iModel * vec4(aPos, 1.0);
   vPosView = pv.xyz;
-  vNormalWorld = uNormalMat * aNormal;
+  vNormalWorld = iNormalMat * aNormal;
   vNormalView = mat3(uView) * vNormalWorld;
+  vColor = iColor;
   gl_Position = uProj * pv;
 }
 )";
@@ -38,7 +46,7 @@ const char* kShadedFs = R"(#version 330 core
 in vec3 vPosView;
 in vec3 vNormalView;
 in vec3 vNormalWorld;
-uniform vec4 uColor;
+flat in vec4 vColor;
 out vec4 fragColor;
 void main() {
   vec3 v = normalize(-vPosView);
@@ -49,8 +57,8 @@ void main() {
   float spec = pow(max(dot(n, v), 0.0), 60.0);
   float hemi = 0.5 + 0.5 * nw.z;
   vec3 ambient = mix(vec3(0.16, 0.15, 0.14), vec3(0.32, 0.34, 0.38), hemi);
-  vec3 c = uColor.rgb * (ambient + 0.72 * diffuse) + vec3(0.28) * spec;
-  fragColor = vec4(c, uColor.a);
+  vec3 c = vColor.rgb * (ambient + 0.72 * diffuse) + vec3(0.28) * spec;
+  fragColor = vec4(c, vColor.a);
 }
 )";
 
@@ -93,12 +101,22 @@ const Eigen::Vector3f kBackgroundTop(0.20f, 0.24f, 0.30f);
 const Eigen::Vector3f kBackgroundBottom(0.56f, 0.61f, 0.68f);
 constexpr float kHiddenGlyphAlpha = 0.3f;
 
+// Levels of detail of the round primitives (facets around the axis) and the projected radius in
+// pixels up to which each is used: the silhouette of n facets at radius r pixels deviates from the
+// circle by r (1 − cos(π/n)), kept under about half a pixel. A software rasteriser pays for every
+// triangle; small spheres and cylinders need few.
+constexpr int kLodSegments[3] = {10, 20, 40};
+constexpr float kLodMaxPixels[2] = {8.0f, 30.0f};
+// Per-instance attributes: model matrix (16), normal matrix (9), colour (4).
+constexpr int kInstanceFloats = 29;
+
 }  // namespace
 
 Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent) {
-  // Multisampling multiplies a software rasteriser's work per frame; there the view goes without.
+  // Multisampling multiplies a software rasteriser's work per frame; there the view goes without
+  // unless the setting asks for it.
   QSurfaceFormat f = requiredFormat();
-  if (softwareRenderer()) f.setSamples(0);
+  f.setSamples(viewSamples());
   setFormat(f);
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(200, 150);
@@ -127,6 +145,12 @@ bool Viewport::softwareRenderer() {
     return r.contains("llvmpipe") || r.contains("softpipe") || r.contains("SWR") || r.contains("Software");
   }();
   return software;
+}
+
+int Viewport::viewSamples() {
+  const QVariant v = QSettings().value("view/samples");
+  if (v.isValid()) return std::clamp(v.toInt(), 0, 16);
+  return softwareRenderer() ? 0 : 4;
 }
 
 QSurfaceFormat Viewport::requiredFormat() {
@@ -214,7 +238,10 @@ void Viewport::initializeGL() {
 
   // Unit primitives, generated and uploaded once.
   const Primitive prims[4] = {Primitive::Box, Primitive::Cylinder, Primitive::Sphere, Primitive::Cone};
-  for (int i = 0; i < 4; ++i) primitives_[i] = upload(unitPrimitive(prims[i]));
+  glGenBuffers(1, &instanceVbo_);
+  for (int i = 0; i < 4; ++i)
+    for (int l = 0; l < kLods; ++l)
+      primitives_[i][l] = i == 0 && l > 0 ? upload(unitPrimitive(prims[i])) : upload(unitPrimitive(prims[i], kLodSegments[l]));
   glGenVertexArrays(1, &emptyVao_);
   glGenVertexArrays(1, &lineVao_);
   glGenBuffers(1, &lineVbo_);
@@ -247,6 +274,11 @@ Viewport::GpuMesh Viewport::upload(const TriangleMesh& mesh) {
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
+  // Per-instance attributes 2-9 (pointers set at each draw into the streamed instance buffer).
+  for (int a = 2; a <= 9; ++a) {
+    glEnableVertexAttribArray(a);
+    glVertexAttribDivisor(a, 1);
+  }
   glBindVertexArray(0);
   g.indexCount = static_cast<int>(mesh.indices.size());
   return g;
@@ -261,7 +293,14 @@ void Viewport::release(GpuMesh& m) {
 
 void Viewport::releaseGl() {
   if (!glInfo_.ok) return;
-  for (auto& p : primitives_) release(p);
+  for (auto& p : primitives_)
+    for (auto& l : p) release(l);
+  if (instanceVbo_) glDeleteBuffers(1, &instanceVbo_);
+  if (cacheFbo_) glDeleteFramebuffers(1, &cacheFbo_);
+  if (cacheTex_) glDeleteTextures(1, &cacheTex_);
+  instanceVbo_ = cacheFbo_ = cacheTex_ = 0;
+  cacheValid_ = false;
+  cacheW_ = cacheH_ = 0;
   for (auto& [key, entry] : meshes_) release(entry.second);
   meshes_.clear();
   if (lineVao_) glDeleteVertexArrays(1, &lineVao_);
@@ -276,12 +315,25 @@ void Viewport::releaseGl() {
   glInfo_.ok = false;
 }
 
-const Viewport::GpuMesh* Viewport::meshFor(const DrawItem& item) {
+const Viewport::GpuMesh* Viewport::meshFor(const DrawItem& item, const LodView& lod) {
+  // Round primitives: the level of detail from the radius (largest scale across the axis; all
+  // three for a sphere) projected at the item's depth.
+  auto level = [&] {
+    const Eigen::Matrix4f& t = item.transform;
+    float r = std::max(t.col(0).head<3>().norm(), t.col(1).head<3>().norm());
+    if (item.primitive == Primitive::Sphere) r = std::max(r, t.col(2).head<3>().norm());
+    float px = r * lod.pixelsPerUnit;
+    if (!lod.ortho) {
+      const float depth = (t.col(3).head<3>() - lod.eye).dot(lod.forward);
+      px = depth > 1e-6f * r ? px / depth : 1e9f;
+    }
+    return px <= kLodMaxPixels[0] ? 0 : px <= kLodMaxPixels[1] ? 1 : 2;
+  };
   switch (item.primitive) {
-    case Primitive::Box: return &primitives_[0];
-    case Primitive::Cylinder: return &primitives_[1];
-    case Primitive::Sphere: return &primitives_[2];
-    case Primitive::Cone: return &primitives_[3];
+    case Primitive::Box: return &primitives_[0][0];
+    case Primitive::Cylinder: return &primitives_[1][level()];
+    case Primitive::Sphere: return &primitives_[2][level()];
+    case Primitive::Cone: return &primitives_[3][level()];
     case Primitive::Mesh: break;
   }
   if (!item.mesh) return nullptr;
@@ -331,40 +383,55 @@ void Viewport::drawBackground() {
   glEnable(GL_DEPTH_TEST);
 }
 
-void Viewport::drawItems(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, const std::vector<DrawItem>& items) {
-  shaded_->bind();
-  const GLuint prog = shaded_->programId();
-  const GLint uModel = glGetUniformLocation(prog, "uModel"), uNormal = glGetUniformLocation(prog, "uNormalMat"),
-              uColor = glGetUniformLocation(prog, "uColor");
-  glUniformMatrix4fv(glGetUniformLocation(prog, "uView"), 1, GL_FALSE, view.data());
-  glUniformMatrix4fv(glGetUniformLocation(prog, "uProj"), 1, GL_FALSE, proj.data());
-  for (const DrawItem& item : items) {
-    const GpuMesh* mesh = meshFor(item);
-    if (!mesh || mesh->indexCount == 0) continue;
+void Viewport::drawItems(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, const std::vector<DrawItem>& items,
+                         const LodView& lod, float alpha) {
+  // Items grouped by mesh: one instanced draw per group, all instances in one buffer upload.
+  std::vector<std::pair<const GpuMesh*, int>> order;
+  order.reserve(items.size());
+  for (int i = 0; i < static_cast<int>(items.size()); ++i) {
+    const GpuMesh* mesh = meshFor(items[i], lod);
+    if (mesh && mesh->indexCount > 0) order.emplace_back(mesh, i);
+  }
+  if (order.empty()) return;
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  instanceData_.resize(order.size() * kInstanceFloats);
+  float* out = instanceData_.data();
+  for (const auto& [mesh, i] : order) {
+    const DrawItem& item = items[i];
     // Normals go through the inverse transpose (shapes are scaled non-uniformly).
     const Eigen::Matrix3f a = item.transform.topLeftCorner<3, 3>();
     const float det = a.determinant();
     const Eigen::Matrix3f normalMat = std::abs(det) > 1e-30f ? Eigen::Matrix3f(a.inverse().transpose()) : a;
-    glUniformMatrix4fv(uModel, 1, GL_FALSE, item.transform.data());
-    glUniformMatrix3fv(uNormal, 1, GL_FALSE, normalMat.data());
-    glUniform4f(uColor, item.color.x(), item.color.y(), item.color.z(), item.color.w());
+    std::copy_n(item.transform.data(), 16, out);
+    std::copy_n(normalMat.data(), 9, out + 16);
+    std::copy_n(item.color.data(), 4, out + 25);
+    if (alpha >= 0) out[28] = alpha;
+    out += kInstanceFloats;
+  }
+  glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(instanceData_.size() * sizeof(float)), instanceData_.data(), GL_STREAM_DRAW);
+
+  shaded_->bind();
+  const GLuint prog = shaded_->programId();
+  glUniformMatrix4fv(glGetUniformLocation(prog, "uView"), 1, GL_FALSE, view.data());
+  glUniformMatrix4fv(glGetUniformLocation(prog, "uProj"), 1, GL_FALSE, proj.data());
+  const GLsizei stride = kInstanceFloats * sizeof(float);
+  for (size_t start = 0; start < order.size();) {
+    size_t end = start + 1;
+    while (end < order.size() && order[end].first == order[start].first) ++end;
+    const GpuMesh* mesh = order[start].first;
     glBindVertexArray(mesh->vao);
-    glDrawElements(GL_TRIANGLES, mesh->indexCount, GL_UNSIGNED_INT, nullptr);
+    const auto base = static_cast<uintptr_t>(start * stride);
+    for (int c = 0; c < 4; ++c)
+      glVertexAttribPointer(2 + c, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(base + 4 * c * sizeof(float)));
+    for (int c = 0; c < 3; ++c)
+      glVertexAttribPointer(6 + c, 3, GL_FLOAT, GL_FALSE, stride,
+                            reinterpret_cast<void*>(base + (16 + 3 * c) * sizeof(float)));
+    glVertexAttribPointer(9, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(base + 25 * sizeof(float)));
+    glDrawElementsInstanced(GL_TRIANGLES, mesh->indexCount, GL_UNSIGNED_INT, nullptr, GLsizei(end - start));
+    start = end;
   }
   glBindVertexArray(0);
-}
-
-void Viewport::drawLines(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj) {
-  if (linesDirty_) {
-    lineVertexCount_ = uploadLines(scene_.lines, lineVao_, lineVbo_);
-    linesDirty_ = false;
-  }
-  if (overlayDirty_) {
-    overlayVertexCount_ = uploadLines(scene_.overlayLines, overlayVao_, overlayVbo_);
-    overlayDirty_ = false;
-  }
-  drawLineBuffer(view, proj, lineVao_, lineVertexCount_);
-  drawLineBuffer(view, proj, overlayVao_, overlayVertexCount_);
 }
 
 void Viewport::drawLineBuffer(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, unsigned vao, int count) {
@@ -385,15 +452,70 @@ void Viewport::drawLineBuffer(const Eigen::Matrix4f& view, const Eigen::Matrix4f
   glDisable(GL_BLEND);
 }
 
-void Viewport::drawHiddenGlyphs(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj) {
+int Viewport::drawCachedBackdrop(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, int w, int h) {
+  // The gradient and the grid stay the same while only the mechanism moves (a handle drag, a
+  // slider, play): they are drawn once into a texture and copied into each frame, which saves two
+  // full-screen passes per frame. Exact only when the grid lies behind every shape as seen from
+  // the eye (eye above the grid plane, mechanism not below it): the shapes drawn over the copy
+  // then hide the same grid pixels the depth test hid before. A blit into a multisampled
+  // framebuffer is not allowed: with multisampling the backdrop is drawn directly.
+  if (format().samples() > 1 || w <= 0 || h <= 0) return 0;
+  // Otherwise (looking from under the grid, or a mechanism reaching below it) only the gradient
+  // is cached and the grid is drawn over the shapes as usual.
+  const bool withGrid = camera_.eye().z() > scene_.gridZ && scene_.bounds.min().z() >= scene_.gridZ;
+  if (!cacheFbo_) glGenFramebuffers(1, &cacheFbo_);
+  if (!cacheTex_ || cacheW_ != w || cacheH_ != h) {
+    if (!cacheTex_) glGenTextures(1, &cacheTex_);
+    glBindTexture(GL_TEXTURE_2D, cacheTex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, cacheFbo_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, cacheTex_, 0);
+    const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+    cacheW_ = w, cacheH_ = h;
+    cacheValid_ = false;
+    if (!complete) {
+      glDeleteFramebuffers(1, &cacheFbo_);
+      glDeleteTextures(1, &cacheTex_);
+      cacheFbo_ = cacheTex_ = 0;
+      cacheW_ = cacheH_ = 0;
+      return 0;
+    }
+  }
+  const bool stale = withGrid ? !cacheHasGrid_ || cacheLinesVersion_ != linesVersion_ || cacheView_ != view ||
+                                    cacheProj_ != proj
+                               : cacheHasGrid_;
+  if (!cacheValid_ || stale) {
+    glBindFramebuffer(GL_FRAMEBUFFER, cacheFbo_);
+    glViewport(0, 0, w, h);
+    drawBackground();
+    if (withGrid) {
+      glDisable(GL_DEPTH_TEST);
+      drawLineBuffer(view, proj, lineVao_, lineVertexCount_);
+      glEnable(GL_DEPTH_TEST);
+    }
+    cacheView_ = view, cacheProj_ = proj;
+    cacheLinesVersion_ = linesVersion_;
+    cacheHasGrid_ = withGrid;
+    cacheValid_ = true;
+  }
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, cacheFbo_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+  glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+  glViewport(0, 0, w, h);
+  return withGrid ? 2 : 1;
+}
+
+void Viewport::drawHiddenGlyphs(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, const LodView& lod) {
   // Joint glyphs and handle markers hidden inside or behind bodies show through faintly
   // ("x-ray"): drawn again where they fail the depth test, blended, without writing depth.
   std::vector<DrawItem> hidden;
-  for (const DrawItem& it : scene_.items) {
-    if (it.role != ItemRole::JointGlyph && it.role != ItemRole::HandleMarker) continue;
-    hidden.push_back(it);
-    hidden.back().color.w() = kHiddenGlyphAlpha;
-  }
+  for (const DrawItem& it : scene_.items)
+    if (it.role == ItemRole::JointGlyph || it.role == ItemRole::HandleMarker) hidden.push_back(it);
   if (hidden.empty()) return;
   glEnable(GL_BLEND);
   // Colour blends; destination alpha stays 1: the widget is composited into the window by its
@@ -404,7 +526,7 @@ void Viewport::drawHiddenGlyphs(const Eigen::Matrix4f& view, const Eigen::Matrix
   // Front faces only, so a glyph's far side does not double its tint.
   glEnable(GL_CULL_FACE);
   glCullFace(GL_BACK);
-  drawItems(view, proj, hidden);
+  drawItems(view, proj, hidden, lod, kHiddenGlyphAlpha);
   glDisable(GL_CULL_FACE);
   glDepthFunc(GL_LESS);
   glDepthMask(GL_TRUE);
@@ -415,8 +537,13 @@ void Viewport::drawAxisTriad() {
   // A small x/y/z triad in the lower-left corner that turns with the camera (orthographic).
   const int size = std::max(60, std::min(width(), height()) / 7);
   const qreal dpr = devicePixelRatioF();
-  glViewport(0, 0, GLsizei(size * dpr), GLsizei(size * dpr));
+  const GLsizei px = GLsizei(size * dpr);
+  glViewport(0, 0, px, px);
+  // Its own depth, cleared in its corner only.
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(0, 0, px, px);
   glClear(GL_DEPTH_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
   Camera c = camera_;
   c.target = Eigen::Vector3d::Zero();
   c.distance = 3.0;
@@ -452,7 +579,10 @@ void Viewport::drawAxisTriad() {
   hub.transform = Eigen::Matrix4f::Identity();
   hub.transform.topLeftCorner<3, 3>() *= 0.09f;
   items.push_back(hub);
-  drawItems(view, ortho, items);
+  LodView lod;
+  lod.ortho = true;
+  lod.pixelsPerUnit = 0.5f * px / 1.25f;
+  drawItems(view, ortho, items, lod);
   glViewport(0, 0, GLsizei(width() * dpr), GLsizei(height() * dpr));
 }
 
@@ -471,26 +601,70 @@ void Viewport::paintGL() {
     pendingFit_ = false;
     emit cameraChanged();
   }
+  // MECHSIM_PAINT_PROFILE: the mean time of each part of the frame (glFinish after each) on stderr.
+  static const bool profile = qEnvironmentVariableIsSet("MECHSIM_PAINT_PROFILE");
+  QElapsedTimer partClock;
+  partClock.start();
+  auto part = [&](int k) {
+    if (!profile) return;
+    glFinish();
+    profileMs_[k] += partClock.nsecsElapsed() * 1e-6;
+    partClock.restart();
+  };
+  part(0);
+  // The grid is re-uploaded only when it changed, the overlay lines with every scene.
+  if (linesDirty_) {
+    lineVertexCount_ = uploadLines(scene_.lines, lineVao_, lineVbo_);
+    linesDirty_ = false;
+    ++linesVersion_;
+  }
+  if (overlayDirty_) {
+    overlayVertexCount_ = uploadLines(scene_.overlayLines, overlayVao_, overlayVbo_);
+    overlayDirty_ = false;
+  }
   const qreal dpr = devicePixelRatioF();
-  glViewport(0, 0, GLsizei(width() * dpr), GLsizei(height() * dpr));
-  glClearColor(kBackgroundTop.x(), kBackgroundTop.y(), kBackgroundTop.z(), 1);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  glEnable(GL_MULTISAMPLE);
-  drawBackground();
-
-  // Opaque shapes and glyphs first, then the blended ground grid, then the corner triad.
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LESS);
+  const int w = int(width() * dpr), h = int(height() * dpr);
+  glViewport(0, 0, w, h);
   glDisable(GL_CULL_FACE);
   const double aspect = height() > 0 ? double(width()) / height() : 1.0;
   const Eigen::Matrix4f view = camera_.viewMatrix();
   const Eigen::Matrix4f proj = camera_.projectionMatrix(aspect, scene_.radius());
-  drawItems(view, proj, scene_.items);
-  drawLines(view, proj);
-  drawHiddenGlyphs(view, proj);
+  LodView lod;
+  lod.eye = camera_.eye().cast<float>();
+  lod.forward = -camera_.backward().cast<float>();
+  lod.pixelsPerUnit = float(0.5 * h / std::tan(0.5 * camera_.fovY));
+
+  // The backdrop (gradient, grid): copied from its cache, or drawn.
+  const int cached = drawCachedBackdrop(view, proj, w, h);
+  if (cached > 0) {
+    glClear(GL_DEPTH_BUFFER_BIT);
+  } else {
+    glClearColor(kBackgroundTop.x(), kBackgroundTop.y(), kBackgroundTop.z(), 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    drawBackground();
+  }
+  glEnable(GL_MULTISAMPLE);
+  part(1);
+
+  // Opaque shapes and glyphs first, then the blended lines, the hidden glyphs, the corner triad.
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  drawItems(view, proj, scene_.items, lod);
+  part(2);
+  if (cached < 2) drawLineBuffer(view, proj, lineVao_, lineVertexCount_);
+  drawLineBuffer(view, proj, overlayVao_, overlayVertexCount_);
+  part(3);
+  drawHiddenGlyphs(view, proj, lod);
+  part(4);
   drawAxisTriad();
+  part(5);
 
   ++paintCount_;
+  if (profile && paintCount_ % 30 == 0)
+    qWarning("mechsim paint ms/frame over %d: before %.2f backdrop %.2f (%s) items %.2f lines %.2f hidden %.2f triad %.2f",
+             paintCount_, profileMs_[0] / paintCount_, profileMs_[1] / paintCount_, cached == 2 ? "cached" : cached == 1 ? "gradient cached" : "drawn",
+             profileMs_[2] / paintCount_, profileMs_[3] / paintCount_, profileMs_[4] / paintCount_,
+             profileMs_[5] / paintCount_);
   emit framePainted();
 }
 

@@ -4,11 +4,20 @@
 // orbit camera's mouse and keyboard gestures. It draws only what it is given: the scene is built
 // elsewhere from finished frames (STYLE.md §9-10).
 //
+// Cost per frame (a software rasteriser such as llvmpipe pays for every triangle and pixel): the
+// unit primitives are uploaded once, at three levels of detail chosen per item by its projected
+// size; all items are drawn instanced (one draw call per mesh and level, the per-item matrices and
+// colours streamed in one buffer); the background gradient and the ground grid are drawn into a
+// cached texture only when the camera or the grid changes and copied into each frame otherwise;
+// no multisampling on a software renderer unless the setting "view/samples" asks for it.
+// MECHSIM_PAINT_PROFILE=1 prints the mean time of each part of paintGL.
+//
 // Gestures: left drag orbits, middle drag or shift+left drag pans, right drag or the wheel zooms,
 // F fits the scene in the view. A mouse hook (handle dragging) sees each press first and may
 // take the gesture over.
 #include <map>
 #include <memory>
+#include <vector>
 
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLShaderProgram>
@@ -46,17 +55,20 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   explicit Viewport(QWidget* parent = nullptr);
   ~Viewport() override;
 
-  /// The context the viewport asks for: OpenGL 3.3 core, 24-bit depth, 4× multisampling
-  /// (none on a software renderer).
+  /// The context the viewport asks for: OpenGL 3.3 core, 24-bit depth, 4× multisampling (the
+  /// viewport itself uses viewSamples()).
   static QSurfaceFormat requiredFormat();
   /// The application's default format, installed by main() with QSurfaceFormat::setDefaultFormat
   /// before QApplication exists: requiredFormat() without multisampling. The window that
   /// composes the viewport with the other widgets uses it; multisampling there would multiply the
-  /// cost of every frame by the samples over the whole window (the viewport keeps its own 4×).
+  /// cost of every frame by the samples over the whole window (the viewport has its own setting).
   static QSurfaceFormat applicationFormat();
   /// True when OpenGL is a software rasteriser (llvmpipe, softpipe): the viewport then draws
   /// without multisampling, which would multiply the cost of every frame.
   static bool softwareRenderer();
+  /// Multisample count of the 3-D view: the setting "view/samples" (QSettings) when present,
+  /// else 4 on a hardware renderer and 0 (none) on a software one. Read when a Viewport is made.
+  static int viewSamples();
 
   /// Replaces the drawn scene; with `fit` the camera frames its bounds (now, or at the first
   /// paint when the widget has no size yet).
@@ -94,14 +106,28 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
     unsigned vao = 0, vbo = 0, ebo = 0;
     int indexCount = 0;
   };
+  /// Where the level of detail of a round primitive is chosen: pixels per world unit at unit
+  /// depth (perspective) or everywhere (orthographic, `ortho`), and the eye's position and axis.
+  struct LodView {
+    Eigen::Vector3f eye = Eigen::Vector3f::Zero(), forward = -Eigen::Vector3f::UnitZ();
+    float pixelsPerUnit = 1;
+    bool ortho = false;
+  };
   GpuMesh upload(const TriangleMesh& mesh);
   void release(GpuMesh& m);
-  const GpuMesh* meshFor(const DrawItem& item);
-  void drawItems(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, const std::vector<DrawItem>& items);
-  void drawLines(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj);
-  void drawHiddenGlyphs(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj);
+  const GpuMesh* meshFor(const DrawItem& item, const LodView& lod);
+  /// Draws `items` instanced: one draw call per distinct mesh (and level of detail), the model
+  /// matrices, normal matrices and colours as per-instance attributes uploaded in one buffer.
+  /// alpha ≥ 0 replaces every item's alpha.
+  void drawItems(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, const std::vector<DrawItem>& items,
+                 const LodView& lod, float alpha = -1);
+  void drawHiddenGlyphs(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, const LodView& lod);
   void drawBackground();
   void drawAxisTriad();
+  /// Background gradient and ground grid: drawn into a cached texture when the camera or the
+  /// grid changed, else copied from it. Returns 2 (gradient and grid copied), 1 (gradient only:
+  /// the grid is to be drawn over the shapes) or 0 (nothing cached: draw both).
+  int drawCachedBackdrop(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, int w, int h);
   /// Uploads a line set into (vao, vbo); returns its vertex count.
   int uploadLines(const LineSet& lines, unsigned vao, unsigned vbo);
   void drawLineBuffer(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, unsigned vao, int count);
@@ -114,10 +140,20 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   bool linesDirty_ = true;
   GlInfo glInfo_;
   int paintCount_ = 0;
+  double profileMs_[6] = {0, 0, 0, 0, 0, 0};  // MECHSIM_PAINT_PROFILE sums (paintGL)
 
   // GL resources (valid between initializeGL and releaseGl).
   std::unique_ptr<QOpenGLShaderProgram> shaded_, lines_, background_;
-  GpuMesh primitives_[4];  // Box, Cylinder, Sphere, Cone
+  static constexpr int kLods = 3;  // facets around the axis: kLodSegments in viewport.cpp
+  GpuMesh primitives_[4][kLods];   // Box, Cylinder, Sphere, Cone × level of detail
+  unsigned instanceVbo_ = 0;       // per-instance attributes of the current draw (streamed)
+  std::vector<float> instanceData_;
+  // The backdrop cache (background + grid) and what it was drawn for.
+  unsigned cacheFbo_ = 0, cacheTex_ = 0;
+  int cacheW_ = 0, cacheH_ = 0;
+  bool cacheValid_ = false, cacheHasGrid_ = false;
+  Eigen::Matrix4f cacheView_ = Eigen::Matrix4f::Zero(), cacheProj_ = Eigen::Matrix4f::Zero();
+  int linesVersion_ = 0, cacheLinesVersion_ = -1;
   std::map<const MeshData*, std::pair<std::shared_ptr<const MeshData>, GpuMesh>> meshes_;
   unsigned lineVao_ = 0, lineVbo_ = 0;
   int lineVertexCount_ = 0;

@@ -21,6 +21,7 @@ int cmdBench(const Args& args) {
   if (pos[0] == "dynamics") return bench::runDynamics(std::cout, csv, MECHSIM_SOURCE_DIR);
   if (pos[0] == "anm") return bench::runAnm(std::cout, csv, MECHSIM_SOURCE_DIR);
   if (pos[0] == "deform") return bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));
+  if (pos[0] == "contact") return bench::runContact(std::cout, csv, hasFlag(args, "--quick"));
 #endif
   std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform)\n", pos[0].c_str());
   return 2;

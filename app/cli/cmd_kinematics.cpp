@@ -75,7 +75,7 @@ int cmdKinematics(const Args& args) {
     if (d.stats.singular) {
       if (singularCount++ == 0) firstSingular = t;
     }
-    frames.push_back({t, d.q, d.qd, d.qdd, d.coords, d.coordVel, d.coordAcc});
+    frames.push_back({t, d.q, d.qd, d.qdd, d.coords, d.coordVel, d.coordAcc, {}});
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 

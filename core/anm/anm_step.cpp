@@ -9,18 +9,31 @@
 namespace mechsim::anm {
 
 VecX AnmSeries::xAt(double a) const {
-  VecX v = x.back();
-  for (int i = order() - 1; i >= 0; --i) v = v * a + x[static_cast<size_t>(i)];
+  VecX v;
+  if (usePade) {
+    v = pade.x(a);
+  } else {
+    v = x.back();
+    for (int i = order() - 1; i >= 0; --i) {
+      v *= a;
+      v += x[static_cast<size_t>(i)];
+    }
+  }
   return v;
 }
 
 double AnmSeries::lambdaAt(double a) const {
+  if (usePade) return pade.lambda(a);
   double v = 0;
   for (int i = order(); i >= 0; --i) v = v * a + lambda[static_cast<size_t>(i)];
   return v;
 }
 
 double AnmSeries::lambdaRate(double a) const {
+  if (usePade) {
+    const double h = 1e-6 * std::max(range, 1e-12);
+    return (lambdaAt(a + h) - lambdaAt(a - h)) / (2 * h);
+  }
   double v = 0;
   for (int i = order(); i >= 1; --i) v = v * a + i * lambda[static_cast<size_t>(i)];
   return v;
@@ -97,7 +110,18 @@ AnmSeries expandSeries(AnmProblem& problem, const VecX& x0, double lambda0, cons
       throw std::runtime_error("ANM: a series coefficient is not finite");
     problem.push(k, s.x[static_cast<size_t>(k)], lk);
   }
-  s.range = rangeOfValidity(s.x, s.lambda, opt.epsilon);
+  s.range = s.seriesRange = rangeOfValidity(s.x, s.lambda, opt.epsilon);
+  if (opt.pade) {
+    // Algorithm 2: a_m = max(a_r, a_p), evaluated on the approximant that reaches it.
+    s.pade = PadeApproximant(s.x, s.lambda);
+    if (s.pade.valid()) {
+      const double ap = s.pade.range(s.range, opt.epsilon);
+      if (ap > s.range) {
+        s.range = ap;
+        s.usePade = true;
+      }
+    }
+  }
   return s;
 }
 

@@ -15,10 +15,12 @@
 // (x_k is then the minimum-norm coefficient, and the series the minimum-norm solution path).
 // Range of validity (eq. 24, Cochelin): a_r = (ε ‖u_1‖ / ‖u_N‖)^{1/(N−1)}, u_i = [x_i; λ_i],
 // ‖u_N‖ floored at 1e-15 and a_r capped at (1e15)^{1/N} (as the SANM code does).
-// Padé approximants (eq. 30-31) are not used: the drags of bench_anm reach their targets in one or
-// two series steps, so they would save little (paper: 1.14 steps on average over its mesh cases).
+// Padé approximants (eq. 30-31, pade.h), selected by AnmOptions::pade: the step then reaches
+// a_m = max(a_r, a_p) and x(a), λ(a) are evaluated on whichever of the series and the Padé
+// approximant reaches a_m (Algorithm 2); the series' a_r is kept in seriesRange.
 #include <vector>
 
+#include "core/anm/pade.h"
 #include "core/types.h"
 
 namespace mechsim::anm {
@@ -26,6 +28,7 @@ namespace mechsim::anm {
 struct AnmOptions {
   int order = 20;          // N, truncation order (paper 004 experiments: 20)
   double epsilon = 1e-6;   // ε of the range criterion (eq. 23-24; SANM's default `maxr`)
+  bool pade = false;       // also form the Padé approximants and step to max(a_r, a_p) (eq. 30-31)
 };
 
 /// The problem side of one expansion at (x0, λ0) (Algorithm 1). The solver calls, in order:
@@ -47,11 +50,15 @@ class AnmProblem {
 struct AnmSeries {
   std::vector<VecX> x;          // x_0 … x_N
   std::vector<double> lambda;   // λ_0 … λ_N
-  double range = 0;             // a_r (eq. 24)
+  double range = 0;             // the step's range: a_r (eq. 24), or a_p when the Padé approximant is used
+  double seriesRange = 0;       // a_r of the polynomial series
   int solves = 0;               // linear solves with the factorisation (N)
+  PadeApproximant pade;         // formed when AnmOptions::pade (valid() tells whether it could be)
+  bool usePade = false;         // x(a), λ(a) are the Padé approximant's (a_p > a_r)
 
   int order() const { return static_cast<int>(x.size()) - 1; }
-  /// x(a), λ(a), dλ/da (Horner).
+  /// x(a), λ(a), dλ/da (Horner on the series; the Padé approximant when usePade, its dλ/da by a
+  /// central difference).
   VecX xAt(double a) const;
   double lambdaAt(double a) const;
   double lambdaRate(double a) const;

@@ -64,6 +64,10 @@ struct PerturbationSpring {
 
 /// Reaction of a joint over the last step: the force and torque the joint applies to body2
 /// (world axes; torque about the joint point on body2), N and N·m. body1 receives the opposite.
+/// It is the step's whole constraint impulse divided by h: the two half-kick impulses λ and the
+/// drift projection's (Σμ)/h (whose velocity change the step keeps, RATTLE's secant twist) — the
+/// latter carries the centripetal part (a pendulum's rod tension 3 m g sin φ, not m g sin φ).
+/// When the projection falls back to the kinematic solver, that correction is not included.
 struct JointReaction {
   Vec3 force = Vec3::Zero();
   Vec3 torque = Vec3::Zero();
@@ -135,7 +139,9 @@ class DynamicsStepper {
   EnergyReport energy(const Data& d) const;
   /// Reactions of every joint over the last step (Model::joints order).
   std::vector<JointReaction> reactions() const;
-  /// Impulses of the last step per row of J (joint rows, imposed drivers, active limits), N·s.
+  /// Impulses of the last step per row of J (joint rows, imposed drivers, active limits), N·s:
+  /// both half kicks and the projection's (JointReaction); the first kick's and the projection's
+  /// only when the row set did not change within the step.
   const VecX& impulses() const { return lastImpulse_; }
   const DynamicsStats& stats() const { return stats_; }
   const dyn::RileySolver& riley() const { return riley_; }
@@ -160,18 +166,25 @@ class DynamicsStepper {
   void buildRows(const Data& d);
   void assembleN();
   void finishStep(Data& d, double h, const VecX& nuOld);
+  /// Adds Jᵀλ (rows of the current J) to the step's per-joint reaction wrenches.
+  void addReactionImpulse(const VecX& lambda);
 
   const Model& m_;
   std::vector<int> imposedDrivers_;     // drivers imposed as constraints (not followed by a servo)
   std::vector<dyn::BodyInertia> bi_;    // at the q of the last prepareConstraints
   VecX nu_;                             // (6 × moving) twist
   VecX projectionDelta_;                // (6 × moving) displacement of the last projection
+  VecX projectionImpulse_;              // (rows of J_n) its constraint impulse (Σμ)/h
   SpMat J_;                             // (rows × 6 moving) constraint rows in twist space (row-major build)
   SpMat N_;                             // J M⁻¹ Jᵀ
   std::vector<std::vector<int>> bodyRows_;  // rows of J touching each moving body (pattern of N)
   std::vector<int> nSlots_;             // value index in N_ of each body-block entry
   Eigen::Index nPatternRows_ = -1, nPatternNnz_ = -1;
   std::vector<int> rowSignature_;       // active limits + row count of the current J
+  std::vector<int> wrenchTarget_;       // per stored entry of J: 2 joint (+1 body2), −1 (reactions)
+  Eigen::Index wrenchPatternRows_ = -1;
+  std::vector<int> jSlots_;             // value index in J_ of each entry in visit order (buildRows)
+  Eigen::Matrix<double, Eigen::Dynamic, 6> blockB_, blockBM_;  // assembleN work space
   VecX D_;                              // Riley weights
   std::vector<int> rowJoint_;           // joint of each row (drivers, limits: the joint they act on)
   std::vector<int> rowKind_;            // 0 joint, 1 driver, 2 limit

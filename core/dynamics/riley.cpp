@@ -2,6 +2,7 @@
 // (paper 002 eq. 66; derivation and convergence bound in riley.h).
 #include "core/dynamics/riley.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
@@ -26,61 +27,126 @@ double estimateMu(const SpMat& N, const VecX& D, double relativeZero) {
   return top;
 }
 
+void RileySolver::analyse(const SpMat& N) {
+  const Eigen::Index n = N.rows();
+  // AMD ordering of the symmetric pattern of N + I (N stores both triangles).
+  SpMat S = N;
+  for (Eigen::Index i = 0; i < n; ++i) S.coeffRef(i, i) += 0.0;
+  S.makeCompressed();
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> Pinv;
+  Eigen::AMDOrdering<int>()(S, Pinv);
+  const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> P = Pinv.inverse();
+  perm_ = P.indices();
+  // Upper-triangle pattern of K̃ = P (N + I) Pᵀ: entry (i, j) of N lands at (perm(i), perm(j)).
+  std::vector<Triplet> t;
+  t.reserve(static_cast<size_t>(N.nonZeros() / 2 + n));
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (SpMat::InnerIterator it(N, j); it; ++it) {
+      const int pi = perm_(it.row()), pj = perm_(j);
+      if (pi <= pj) t.emplace_back(pi, pj, 0.0);
+    }
+    t.emplace_back(perm_(j), perm_(j), 0.0);
+  }
+  Kp_.resize(n, n);
+  Kp_.setFromTriplets(t.begin(), t.end());
+  Kp_.makeCompressed();
+  auto slot = [&](int r, int c) {
+    const int* begin = Kp_.innerIndexPtr() + Kp_.outerIndexPtr()[c];
+    const int* end = Kp_.innerIndexPtr() + Kp_.outerIndexPtr()[c + 1];
+    return static_cast<int>(std::lower_bound(begin, end, r) - Kp_.innerIndexPtr());
+  };
+  nSlot_.assign(static_cast<size_t>(N.nonZeros()), -1);
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (SpMat::InnerIterator it(N, j); it; ++it) {
+      const int pi = perm_(it.row()), pj = perm_(j);
+      if (pi <= pj) nSlot_[static_cast<size_t>(&it.value() - N.valuePtr())] = slot(pi, pj);
+    }
+  dSlot_.resize(static_cast<size_t>(n));
+  for (Eigen::Index i = 0; i < n; ++i) dSlot_[i] = slot(perm_(i), perm_(i));
+  ldlt_.analyzePattern(Kp_);
+  patternRows_ = n;
+  patternNnz_ = N.nonZeros();
+  patternOuter_.assign(N.outerIndexPtr(), N.outerIndexPtr() + N.outerSize() + 1);
+  patternInner_.assign(N.innerIndexPtr(), N.innerIndexPtr() + N.nonZeros());
+}
+
 bool RileySolver::factorize(const SpMat& N, const VecX& D, double mu, const RileyOptions& opt) {
   opt_ = opt;
   mu_ = mu;
   D_ = D;
-  if (!(mu > 0) || !std::isfinite(mu) || D.size() != N.rows() || !(D.minCoeff() > 0)) return false;
+  if (!(mu > 0) || !std::isfinite(mu) || D.size() != N.rows() || !(D.minCoeff() > 0) || !N.isCompressed()) return false;
   s_ = opt.reduction / (1.0 - opt.reduction) * mu;
-  // K = N + s D (the diagonal is structurally present in every constraint system: each row has
-  // a non-zero J_i M⁻¹ J_iᵀ; add it explicitly otherwise).
-  SpMat Ds(N.rows(), N.cols());
-  Ds.reserve(Eigen::VectorXi::Constant(N.cols(), 1));
-  for (Eigen::Index i = 0; i < N.rows(); ++i) Ds.insert(i, i) = s_ * D(i);
-  K_ = N + Ds;
-  K_.makeCompressed();
-  if (!Eigen::Map<const VecX>(K_.valuePtr(), K_.nonZeros()).allFinite()) return false;
-  // Symbolic analysis only when the pattern changed.
-  const bool same = patternRows_ == K_.rows() && patternNnz_ == K_.nonZeros() &&
-                    std::equal(patternOuter_.begin(), patternOuter_.end(), K_.outerIndexPtr()) &&
-                    std::equal(patternInner_.begin(), patternInner_.end(), K_.innerIndexPtr());
-  if (!same) {
-    ldlt_.analyzePattern(K_);
-    patternRows_ = K_.rows();
-    patternNnz_ = K_.nonZeros();
-    patternOuter_.assign(K_.outerIndexPtr(), K_.outerIndexPtr() + K_.outerSize() + 1);
-    patternInner_.assign(K_.innerIndexPtr(), K_.innerIndexPtr() + K_.nonZeros());
+  // Ordering and symbolic analysis only when N's pattern changed.
+  const bool same = patternRows_ == N.rows() && patternNnz_ == N.nonZeros() &&
+                    std::equal(patternOuter_.begin(), patternOuter_.end(), N.outerIndexPtr()) &&
+                    std::equal(patternInner_.begin(), patternInner_.end(), N.innerIndexPtr());
+  if (!same) analyse(N);
+  // K̃ = P (N + s D) Pᵀ, values only.
+  double* kv = Kp_.valuePtr();
+  std::fill(kv, kv + Kp_.nonZeros(), 0.0);
+  const double* nv = N.valuePtr();
+  for (size_t k = 0; k < nSlot_.size(); ++k)
+    if (nSlot_[k] >= 0) kv[nSlot_[k]] += nv[k];
+  const Eigen::Index n = N.rows();
+  Dp_.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    kv[dSlot_[i]] += s_ * D(i);
+    Dp_(perm_(i)) = D(i);
   }
-  ldlt_.factorize(K_);
+  if (!Eigen::Map<const VecX>(kv, Kp_.nonZeros()).allFinite()) return false;
+  ldlt_.factorize(Kp_);
   return ldlt_.info() == Eigen::Success;
 }
 
-RileyResult RileySolver::solve(const VecX& c, VecX& x, std::vector<VecX>* iterates, double tolerance) const {
+VecX RileySolver::regularizedSolve(const VecX& r) const {
+  VecX rp(r.size());
+  for (Eigen::Index i = 0; i < r.size(); ++i) rp(perm_(i)) = r(i);
+  const VecX yp = ldlt_.solve(rp);
+  VecX y(r.size());
+  for (Eigen::Index i = 0; i < r.size(); ++i) y(i) = yp(perm_(i));
+  return y;
+}
+
+RileyResult RileySolver::solve(const VecX& c, VecX& x, std::vector<VecX>* iterates, double tolerance,
+                               int maxIterations) const {
   RileyResult r;
   const double tol = tolerance > 0 ? tolerance : opt_.tolerance;
+  const int cap = maxIterations >= 0 ? maxIterations : opt_.maxIterations;
   const Eigen::Index n = c.size();
   x = VecX::Zero(n);
   if (n == 0) {
     r.converged = true;
     return r;
   }
-  VecX rhs(n), next(n);
-  for (int k = 0; k < opt_.maxIterations; ++k) {
+  // The iteration in K̃'s numbering: c̃ = P c, D̃ = P D P^T, x̃ = P x.
+  cp_.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) cp_(perm_(i)) = c(i);
+  xp_.setZero(n);
+  rhs_.resize(n);
+  next_.resize(n);
+  auto unpermute = [&]() {
+    for (Eigen::Index i = 0; i < n; ++i) x(i) = xp_(perm_(i));
+  };
+  for (int k = 0; k < cap; ++k) {
     // (N + sD) x^{k+1} = s D x^k + c        (eq. 66)
-    rhs = c + s_ * D_.cwiseProduct(x);
-    next = ldlt_.solve(rhs);
-    const double change = std::sqrt((next - x).cwiseAbs2().dot(D_));
-    const double size = std::sqrt(next.cwiseAbs2().dot(D_));
-    x.swap(next);
-    if (iterates) iterates->push_back(x);
+    rhs_ = cp_ + s_ * Dp_.cwiseProduct(xp_);
+    next_ = ldlt_.solve(rhs_);
+    const double change = std::sqrt((next_ - xp_).cwiseAbs2().dot(Dp_));
+    const double size = std::sqrt(next_.cwiseAbs2().dot(Dp_));
+    xp_.swap(next_);
+    if (iterates) {
+      unpermute();
+      iterates->push_back(x);
+    }
     r.iterations = k + 1;
     r.lastChange = size > 0 ? change / size : change;
-    if (!std::isfinite(r.lastChange)) return r;
+    if (!std::isfinite(r.lastChange)) break;
     if (change <= tol * size || size == 0) {
       r.converged = true;
-      return r;
+      break;
     }
   }
+  unpermute();
   return r;
 }
 

@@ -45,15 +45,16 @@ double estimateMu(const SpMat& N, const VecX& D, double relativeZero = 1e-10);
 class RileySolver {
  public:
   /// Factors N + s D (N: n × n symmetric, both triangles stored; D: (n) positive) with
-  /// s = f/(1 − f) μ. The symbolic analysis is redone only when N's pattern changes.
+  /// s = f/(1 − f) μ. The ordering and symbolic analysis are redone only when N's pattern changes.
   /// Returns false when the factorisation fails (non-finite input, μ ≤ 0).
   bool factorize(const SpMat& N, const VecX& D, double mu, const RileyOptions& opt);
   /// Runs the iteration (66) from x⁰ = 0 for the right-hand side c (= Aᵀ b). When `iterates` is
   /// given, every x^k (k ≥ 1) is appended (tests measure the contraction).
-  /// `tolerance` < 0 uses the factorize() options' tolerance.
-  RileyResult solve(const VecX& c, VecX& x, std::vector<VecX>* iterates = nullptr, double tolerance = -1) const;
+  /// `tolerance` < 0 uses the factorize() options' tolerance, `maxIterations` < 0 its iteration cap.
+  RileyResult solve(const VecX& c, VecX& x, std::vector<VecX>* iterates = nullptr, double tolerance = -1,
+                    int maxIterations = -1) const;
   /// One regularised solve (N + sD)⁻¹ r with the current factors.
-  VecX regularizedSolve(const VecX& r) const { return ldlt_.solve(r); }
+  VecX regularizedSolve(const VecX& r) const;
 
   double s() const { return s_; }
   double mu() const { return mu_; }
@@ -62,13 +63,24 @@ class RileySolver {
   const VecX& weights() const { return D_; }
 
  private:
-  Eigen::SimplicialLDLT<SpMat, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt_;
-  SpMat K_;                    // N + sD
-  VecX D_;
+  void analyse(const SpMat& N);
+
+  // The factors are of K̃ = P (N + sD) Pᵀ with P the AMD fill-reducing permutation of N's pattern,
+  // computed once per pattern (analyse). K̃'s upper triangle is stored with a fixed pattern; each
+  // factorize() only rewrites its values (slot maps below) and refactors numerically, and the
+  // iteration runs in the permuted numbering (c, D and x are permuted once per solve, not per
+  // iteration). Same arithmetic as factoring N + sD directly; no allocation after the first call.
+  Eigen::SimplicialLDLT<SpMat, Eigen::Upper, Eigen::NaturalOrdering<int>> ldlt_;
+  SpMat Kp_;                   // P (N + sD) Pᵀ, upper triangle
+  Eigen::VectorXi perm_;       // row i of N is row perm_(i) of K̃
+  std::vector<int> nSlot_;     // value index in Kp_ of each stored entry of N (−1: lower triangle)
+  std::vector<int> dSlot_;     // value index in Kp_ of K̃(perm_(i), perm_(i))
+  VecX D_, Dp_;                // weights, and permuted
   double s_ = 0, mu_ = 0;
   RileyOptions opt_;
   Eigen::Index patternNnz_ = -1, patternRows_ = -1;
   std::vector<int> patternOuter_, patternInner_;
+  mutable VecX cp_, xp_, rhs_, next_;  // solve() workspace (permuted numbering)
 };
 
 /// Reference x_D* (paper eq. 85-86): x = D^{-½} (N D^{-½})⁺ c by a dense complete orthogonal

@@ -135,6 +135,25 @@ TetMeshFile parseGmsh(const std::string& text, const std::string& name) {
   std::unordered_map<long, int> node;  // Gmsh tag → index
   double version = 0;
   bool sawNodes = false;
+  // The two format versions differ only in how lines are grouped; a node and a tetrahedron are
+  // read the same way in both.
+  auto addNode = [&](long id, std::istringstream& l) {
+    Vec3 p;
+    for (int r = 0; r < 3; ++r) p[r] = L.read<double>(l, "a coordinate");
+    if (!node.emplace(id, static_cast<int>(m.vertices.size())).second)
+      L.fail("duplicate node tag " + std::to_string(id));
+    m.vertices.push_back(p);
+  };
+  auto addTet = [&](std::istringstream& l) {
+    std::array<int, 4> t{};
+    for (int a = 0; a < 4; ++a) {
+      const long id = L.read<long>(l, "a node of the tetrahedron");
+      const auto it = node.find(id);
+      if (it == node.end()) L.fail("element refers to unknown node " + std::to_string(id));
+      t[a] = it->second;
+    }
+    m.tets.push_back(t);
+  };
   while (!L.done()) {
     const std::string sec = L.nextRaw("a section");
     const std::string tag = sec.substr(0, sec.find_first_of(" \t"));
@@ -154,10 +173,7 @@ TetMeshFile parseGmsh(const std::string& text, const std::string& name) {
         for (long k = 0; k < n; ++k) {
           auto l = L.next("a node line");
           const long id = L.read<long>(l, "a node tag");
-          Vec3 p;
-          for (int r = 0; r < 3; ++r) p[r] = L.read<double>(l, "a coordinate");
-          if (!node.emplace(id, static_cast<int>(m.vertices.size())).second) L.fail("duplicate node tag " + std::to_string(id));
-          m.vertices.push_back(p);
+          addNode(id, l);
         }
       } else {
         auto s = L.next("the $Nodes header");
@@ -176,22 +192,13 @@ TetMeshFile parseGmsh(const std::string& text, const std::string& name) {
           }
           for (long k = 0; k < n; ++k) {
             auto l = L.next("node coordinates");
-            Vec3 p;
-            for (int r = 0; r < 3; ++r) p[r] = L.read<double>(l, "a coordinate");
-            if (!node.emplace(tags[k], static_cast<int>(m.vertices.size())).second)
-              L.fail("duplicate node tag " + std::to_string(tags[k]));
-            m.vertices.push_back(p);
+            addNode(tags[k], l);
           }
         }
       }
       L.nextRaw("$EndNodes");
     } else if (tag == "$Elements") {
       if (!sawNodes) L.fail("$Elements before $Nodes");
-      auto lookup = [&](long id) {
-        const auto it = node.find(id);
-        if (it == node.end()) L.fail("element refers to unknown node " + std::to_string(id));
-        return it->second;
-      };
       if (version < 3) {
         auto s = L.next("the element count");
         const long n = L.count(s, "the element count");
@@ -201,10 +208,7 @@ TetMeshFile parseGmsh(const std::string& text, const std::string& name) {
           const int type = L.read<int>(l, "an element type");
           const int ntags = L.read<int>(l, "the tag count");
           for (int q = 0; q < ntags; ++q) L.read<long>(l, "an element tag value");
-          if (type != 4) continue;  // only 4-node tetrahedra
-          std::array<int, 4> t{};
-          for (int a = 0; a < 4; ++a) t[a] = lookup(L.read<long>(l, "a node of the tetrahedron"));
-          m.tets.push_back(t);
+          if (type == 4) addTet(l);  // only 4-node tetrahedra
         }
       } else {
         auto s = L.next("the $Elements header");
@@ -218,10 +222,7 @@ TetMeshFile parseGmsh(const std::string& text, const std::string& name) {
           for (long k = 0; k < n; ++k) {
             auto l = L.next("an element line");
             L.read<long>(l, "an element tag");
-            if (type != 4) continue;
-            std::array<int, 4> t{};
-            for (int a = 0; a < 4; ++a) t[a] = lookup(L.read<long>(l, "a node of the tetrahedron"));
-            m.tets.push_back(t);
+            if (type == 4) addTet(l);
           }
         }
       }

@@ -1,19 +1,13 @@
 #!/usr/bin/env python3
-"""Robot-description examples for the importers (docs/import.md), in URDF, MJCF and SDFormat.
+"""Closed-loop examples for the importers (docs/import.md), one per format.
 
-  mechanisms/urdf/ur5.urdf  panda.urdf  fourbar-loop.urdf   (loop closed by <loop_joint>)
-  mechanisms/mjcf/ur5.xml   panda.xml   slider-crank.xml    (loop closed by <equality><connect>)
-  mechanisms/sdf/ur5.sdf    panda.sdf   fourbar.sdf         (SDF joint graphs may hold loops)
-  models/ur5/*.stl  models/panda/*.stl  models/linkage/*.stl  (binary STL link shapes, millimetres)
+  mechanisms/urdf/fourbar-loop.urdf   (loop closed by <loop_joint>)
+  mechanisms/mjcf/slider-crank.xml    (loop closed by <equality><connect>)
+  mechanisms/sdf/fourbar.sdf          (SDF joint graphs may hold loops)
+  models/linkage/*.stl                (binary STL bar shapes, millimetres)
 
-Kinematics (joint origins, axes, limits) are the published ones: UR5 from Universal Robots'
-ur_description (DH d1 = 0.089159, a2 = 0.425, a3 = 0.39225, d4 = 0.10915, d5 = 0.09465,
-d6 = 0.0823 m) and the Franka Emika Panda from franka_description (modified DH: d1 = 0.333,
-d3 = 0.316, a3 = 0.0825, a4 = -0.0825, d5 = 0.384, a6 = 0.088, flange 0.107 m). Link masses are the
-published ones (UR5: ur_description; Panda: Gaz et al., RA-L 2019); centres of mass are UR's and
-Gaz et al.'s; the inertia of every link is that of a solid cylinder of its mass around its main
-segment (as ur_description does), so each tensor is valid by construction. The link meshes are
-simple tubes and joint housings written here (no vendor mesh is redistributed).
+The robot arms beside them (UR5, Panda) are not generated: they are the public descriptions with
+the robots' own meshes (models/ur5, models/panda; sources and licences in the NOTICE files there).
 
 The closed loops are assembled analytically at their file configuration (crank angle 60 degrees),
 so every importer's "file configuration = all joints at zero" is an exact closed position.
@@ -35,27 +29,6 @@ def r(x):
         x = 0.0
     s = repr(float(x))
     return s[:-2] if s.endswith('.0') else s
-
-
-def v3(v):
-    return ' '.join(r(x) for x in v)
-
-
-# ---------------------------------------------------------------- small rotation algebra
-def qmul(a, b):
-    w1, x1, y1, z1 = a
-    w2, x2, y2, z2 = b
-    return (w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2)
-
-
-def qaxis(axis, a):
-    s = math.sin(a / 2)
-    return (math.cos(a / 2), axis[0] * s, axis[1] * s, axis[2] * s)
-
-
-def qrpy(rpy):
-    return qmul(qaxis((0, 0, 1), rpy[2]), qmul(qaxis((0, 1, 0), rpy[1]), qaxis((1, 0, 0), rpy[0])))
 
 
 # ---------------------------------------------------------------- meshes (binary STL, mm)
@@ -93,260 +66,11 @@ def write_stl(path, tris):
             f.write(b'\0\0')
 
 
-# ---------------------------------------------------------------- robot arms
-class Link:
-    def __init__(self, name, mass, com, seg, radius):
-        """seg: (p0, p1) main segment in the link frame [m] (mesh tube and inertia cylinder)."""
-        self.name, self.mass, self.com, self.seg, self.radius = name, mass, com, seg, radius
-
-    def inertia(self):
-        """Solid cylinder of the link's mass about its com, axis along its segment, in link axes."""
-        p0, p1 = self.seg
-        d = [p1[i] - p0[i] for i in range(3)]
-        L = max(math.sqrt(sum(x * x for x in d)), 1e-3)
-        d = [x / L for x in d] if L > 1e-3 else [0, 0, 1]
-        m, rr = self.mass, self.radius
-        ia, it = m * rr * rr / 2, m * (3 * rr * rr + L * L) / 12
-        I = [[it * (1 if i == j else 0) + (ia - it) * d[i] * d[j] for j in range(3)] for i in range(3)]
-        return I
-
-
-class Joint:
-    def __init__(self, name, type, parent, child, xyz, rpy, axis=(0, 0, 1), limits=None):
-        self.name, self.type, self.parent, self.child = name, type, parent, child
-        self.xyz, self.rpy, self.axis, self.limits = xyz, rpy, axis, limits
-
-
-def ur5():
-    # ur_description ur5: origins, axes, ±2π limits, masses and centres of mass.
-    links = [
-        Link('base_link', 4.0, (0, 0, 0), ((0, 0, 0), (0, 0, 0.086)), 0.075),
-        Link('shoulder_link', 3.7, (0, 0, 0), ((0, 0, -0.05), (0, 0, 0.05)), 0.075),
-        Link('upper_arm_link', 8.393, (0, 0, 0.28), ((0, 0, 0), (0, 0, 0.425)), 0.06),
-        Link('forearm_link', 2.275, (0, 0, 0.25), ((0, 0, 0), (0, 0, 0.39225)), 0.05),
-        Link('wrist_1_link', 1.219, (0, 0, 0), ((0, -0.04, 0), (0, 0.093, 0)), 0.045),
-        Link('wrist_2_link', 1.219, (0, 0, 0), ((0, 0, -0.04), (0, 0, 0.09465)), 0.045),
-        Link('wrist_3_link', 0.1879, (0, 0, 0), ((0, -0.02, 0), (0, 0.0823, 0)), 0.04),
-        Link('ee_link', 0, None, None, 0),
-    ]
-    T = 2 * PI
-    joints = [
-        Joint('shoulder_pan_joint', 'revolute', 'base_link', 'shoulder_link', (0, 0, 0.089159), (0, 0, 0), (0, 0, 1), (-T, T)),
-        Joint('shoulder_lift_joint', 'revolute', 'shoulder_link', 'upper_arm_link', (0, 0.13585, 0), (0, HALF, 0), (0, 1, 0), (-T, T)),
-        Joint('elbow_joint', 'revolute', 'upper_arm_link', 'forearm_link', (0, -0.1197, 0.425), (0, 0, 0), (0, 1, 0), (-PI, PI)),
-        Joint('wrist_1_joint', 'revolute', 'forearm_link', 'wrist_1_link', (0, 0, 0.39225), (0, HALF, 0), (0, 1, 0), (-T, T)),
-        Joint('wrist_2_joint', 'revolute', 'wrist_1_link', 'wrist_2_link', (0, 0.093, 0), (0, 0, 0), (0, 0, 1), (-T, T)),
-        Joint('wrist_3_joint', 'revolute', 'wrist_2_link', 'wrist_3_link', (0, 0, 0.09465), (0, 0, 0), (0, 1, 0), (-T, T)),
-        Joint('ee_fixed_joint', 'fixed', 'wrist_3_link', 'ee_link', (0, 0.0823, 0), (0, 0, HALF)),
-    ]
-    return 'ur5', links, joints
-
-
-def panda():
-    # franka_description panda_arm: origins, axes and limits; masses and centres of mass after
-    # Gaz et al. (2019); hand and fingers from franka_description.
-    links = [
-        Link('panda_link0', 2.92, (-0.025566, -2.88e-05, 0.057332), ((0, 0, 0), (0, 0, 0.2)), 0.09),
-        Link('panda_link1', 4.970684, (0.003875, 0.002081, -0.04762), ((0, 0, -0.2), (0, 0, 0.05)), 0.065),
-        Link('panda_link2', 0.646926, (-0.003141, -0.02872, 0.003495), ((0, 0, -0.06), (0, -0.15, 0)), 0.06),
-        Link('panda_link3', 3.228604, (0.027518, 0.039252, -0.066502), ((0, 0, -0.25), (0.0825, 0, 0)), 0.06),
-        Link('panda_link4', 3.587895, (-0.05317, 0.104419, 0.027454), ((0, 0, 0), (-0.0825, 0.3, 0)), 0.06),
-        Link('panda_link5', 1.225946, (-0.011953, 0.041065, -0.038437), ((0, 0, -0.25), (0, 0.05, 0)), 0.055),
-        Link('panda_link6', 1.666555, (0.060149, -0.014117, -0.010517), ((0, 0, -0.03), (0.088, 0, 0)), 0.05),
-        Link('panda_link7', 0.735522, (0.010517, -0.004252, 0.061597), ((0, 0, -0.02), (0, 0, 0.107)), 0.045),
-        Link('panda_link8', 0, None, None, 0),
-        Link('panda_hand', 0.73, (-0.01, 0, 0.03), ((0, -0.1, 0.03), (0, 0.1, 0.03)), 0.03),
-        Link('panda_leftfinger', 0.015, (0, 0.015, 0.022), ((0, 0.01, 0), (0, 0.01, 0.05)), 0.01),
-        Link('panda_rightfinger', 0.015, (0, -0.015, 0.022), ((0, -0.01, 0), (0, -0.01, 0.05)), 0.01),
-    ]
-    L = 2.8973
-    joints = [
-        Joint('panda_joint1', 'revolute', 'panda_link0', 'panda_link1', (0, 0, 0.333), (0, 0, 0), (0, 0, 1), (-L, L)),
-        Joint('panda_joint2', 'revolute', 'panda_link1', 'panda_link2', (0, 0, 0), (-HALF, 0, 0), (0, 0, 1), (-1.7628, 1.7628)),
-        Joint('panda_joint3', 'revolute', 'panda_link2', 'panda_link3', (0, -0.316, 0), (HALF, 0, 0), (0, 0, 1), (-L, L)),
-        Joint('panda_joint4', 'revolute', 'panda_link3', 'panda_link4', (0.0825, 0, 0), (HALF, 0, 0), (0, 0, 1), (-3.0718, -0.0698)),
-        Joint('panda_joint5', 'revolute', 'panda_link4', 'panda_link5', (-0.0825, 0.384, 0), (-HALF, 0, 0), (0, 0, 1), (-L, L)),
-        Joint('panda_joint6', 'revolute', 'panda_link5', 'panda_link6', (0, 0, 0), (HALF, 0, 0), (0, 0, 1), (-0.0175, 3.7525)),
-        Joint('panda_joint7', 'revolute', 'panda_link6', 'panda_link7', (0.088, 0, 0), (HALF, 0, 0), (0, 0, 1), (-L, L)),
-        Joint('panda_joint8', 'fixed', 'panda_link7', 'panda_link8', (0, 0, 0.107), (0, 0, 0)),
-        Joint('panda_hand_joint', 'fixed', 'panda_link8', 'panda_hand', (0, 0, 0), (0, 0, -PI / 4)),
-        Joint('panda_finger_joint1', 'prismatic', 'panda_hand', 'panda_leftfinger', (0, 0, 0.0584), (0, 0, 0), (0, 1, 0), (0, 0.04)),
-        Joint('panda_finger_joint2', 'prismatic', 'panda_hand', 'panda_rightfinger', (0, 0, 0.0584), (0, 0, 0), (0, -1, 0), (0, 0.04)),
-    ]
-    return 'panda', links, joints
-
-
-def link_mesh(robot, link):
-    """A tube along the link's segment plus a housing at its frame origin (mm)."""
-    p0, p1 = link.seg
-    mm = lambda p: [1000 * x for x in p]
-    tris = cylinder_tris(mm(p0), mm(p1), 1000 * link.radius * 0.8)
-    write_stl(os.path.join(ROOT, 'models', robot, link.name + '.stl'), tris)
-    return '%s.stl' % link.name
-
-
 def inertia_attrs(I, names=('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')):
     vals = (I[0][0], I[0][1], I[0][2], I[1][1], I[1][2], I[2][2])
     return ' '.join('%s="%s"' % (n, r(v)) for n, v in zip(names, vals))
 
 
-COLORS = {'ur5': '0.6 0.7 0.8 1', 'panda': '0.95 0.95 0.95 1'}
-
-
-def arm_urdf(robot, links, joints):
-    out = ['<?xml version="1.0"?>',
-           '<!-- %s: generated by scripts/gen/gen_import.py (edit the script, not this file). -->' % robot,
-           '<!-- Meshes: package://ur5 is the folder models/ur5 (docs/import.md, search path); the Panda uses relative paths. -->',
-           '<robot name="%s">' % robot,
-           '  <material name="body"><color rgba="%s"/></material>' % COLORS[robot]]
-    for l in links:
-        out.append('  <link name="%s">' % l.name)
-        if l.mass > 0:
-            out += ['    <inertial>', '      <origin xyz="%s" rpy="0 0 0"/>' % v3(l.com),
-                    '      <mass value="%s"/>' % r(l.mass), '      <inertia %s/>' % inertia_attrs(l.inertia()), '    </inertial>']
-            mesh = link_mesh(robot, l)
-            # UR5 names its meshes through a ROS package (package://), the Panda by relative paths.
-            uri = 'package://%s/%s' % (robot, mesh) if robot == 'ur5' else '../../models/%s/%s' % (robot, mesh)
-            out += ['    <visual>', '      <geometry><mesh filename="%s" scale="0.001 0.001 0.001"/></geometry>' % uri,
-                    '      <material name="body"/>', '    </visual>']
-            p0, p1 = l.seg
-            d = [p1[i] - p0[i] for i in range(3)]
-            L = math.sqrt(sum(x * x for x in d))
-            if L > 1e-3:
-                mid = [(p0[i] + p1[i]) / 2 for i in range(3)]
-                # cylinder along the segment: rotate z onto d
-                rpy = seg_rpy(d)
-                out += ['    <collision>', '      <origin xyz="%s" rpy="%s"/>' % (v3(mid), v3(rpy)),
-                        '      <geometry><cylinder radius="%s" length="%s"/></geometry>' % (r(l.radius), r(L)), '    </collision>']
-        out.append('  </link>')
-    for j in joints:
-        out.append('  <joint name="%s" type="%s">' % (j.name, j.type))
-        out.append('    <parent link="%s"/>' % j.parent)
-        out.append('    <child link="%s"/>' % j.child)
-        out.append('    <origin xyz="%s" rpy="%s"/>' % (v3(j.xyz), v3(j.rpy)))
-        if j.type != 'fixed':
-            out.append('    <axis xyz="%s"/>' % v3(j.axis))
-        if j.limits:
-            out.append('    <limit lower="%s" upper="%s" effort="150" velocity="3.15"/>' % (r(j.limits[0]), r(j.limits[1])))
-        out.append('  </joint>')
-    out.append('</robot>')
-    return '\n'.join(out) + '\n'
-
-
-def seg_rpy(d):
-    """rpy turning z onto direction d (only axis-aligned segments occur here)."""
-    x, y, z = d
-    if abs(x) > 1e-12 and abs(y) < 1e-12 and abs(z) < 1e-12:
-        return (0, HALF, 0)
-    if abs(y) > 1e-12 and abs(x) < 1e-12 and abs(z) < 1e-12:
-        return (HALF, 0, 0)
-    if abs(x) < 1e-12 and abs(y) < 1e-12:
-        return (0, 0, 0)
-    # general: yaw then pitch
-    yaw = math.atan2(y, x)
-    pitch = math.atan2(math.hypot(x, y), z)
-    return (0, pitch, yaw)
-
-
-def quat_text(q):
-    return v3(q)
-
-
-def arm_mjcf(robot, links, joints):
-    by = {l.name: l for l in links}
-    kids = {}
-    for j in joints:
-        kids.setdefault(j.parent, []).append(j)
-    out = ['<!-- %s: generated by scripts/gen/gen_import.py (edit the script, not this file). -->' % robot,
-           '<mujoco model="%s">' % robot,
-           '  <compiler angle="radian" meshdir="../../models/%s"/>' % robot,
-           '  <option gravity="0 0 -9.81"/>',
-           '  <default>',
-           '    <joint type="hinge" axis="0 0 1"/>',
-           '    <default class="visual"><geom type="mesh" contype="0" conaffinity="0" rgba="%s"/></default>' % COLORS[robot],
-           '    <default class="collision"><geom type="capsule"/></default>',
-           '  </default>',
-           '  <asset>']
-    for l in links:
-        if l.mass > 0:
-            out.append('    <mesh name="%s" file="%s.stl" scale="0.001 0.001 0.001"/>' % (l.name, l.name))
-    out += ['  </asset>', '  <worldbody>']
-
-    def body(l, j, depth):
-        ind = '  ' * depth
-        attrs = 'name="%s"' % l.name
-        if j is not None:
-            attrs += ' pos="%s" quat="%s"' % (v3(j.xyz), quat_text(qrpy(j.rpy)))
-        out.append('%s<body %s>' % (ind, attrs))
-        if j is not None and j.type != 'fixed':
-            jt = 'hinge' if j.type == 'revolute' else 'slide'
-            extra = ' type="slide"' if jt == 'slide' else ''
-            out.append('%s  <joint name="%s"%s axis="%s" range="%s %s"/>' % (ind, j.name, extra, v3(j.axis), r(j.limits[0]), r(j.limits[1])))
-        if l.mass > 0:
-            I = l.inertia()
-            out.append('%s  <inertial pos="%s" mass="%s" fullinertia="%s %s %s %s %s %s"/>' % (
-                ind, v3(l.com), r(l.mass), r(I[0][0]), r(I[1][1]), r(I[2][2]), r(I[0][1]), r(I[0][2]), r(I[1][2])))
-            out.append('%s  <geom class="visual" mesh="%s"/>' % (ind, l.name))
-            p0, p1 = l.seg
-            if math.dist(p0, p1) > 1e-3:
-                out.append('%s  <geom class="collision" fromto="%s %s" size="%s"/>' % (ind, v3(p0), v3(p1), r(l.radius)))
-        else:
-            out.append('%s  <site name="%s_tip" pos="0 0 0"/>' % (ind, l.name))
-        for k in kids.get(l.name, []):
-            body(by[k.child], k, depth + 1)
-        out.append('%s</body>' % ind)
-
-    body(links[0], None, 2)
-    out += ['  </worldbody>', '</mujoco>']
-    return '\n'.join(out) + '\n'
-
-
-def arm_sdf(robot, links, joints):
-    """SDF 1.8 with URDF-like frames: a joint's pose relative_to its parent link, a child link's
-    pose relative_to its joint (libsdformat resolves the chain)."""
-    parent_joint = {j.child: j for j in joints}
-    out = ['<?xml version="1.0"?>',
-           '<!-- %s: generated by scripts/gen/gen_import.py (edit the script, not this file). -->' % robot,
-           '<sdf version="1.8">', '  <model name="%s">' % robot]
-    for l in links:
-        j = parent_joint.get(l.name)
-        out.append('    <link name="%s">' % l.name)
-        if j is not None:
-            out.append('      <pose relative_to="%s">0 0 0 0 0 0</pose>' % j.name)
-        if l.mass > 0:
-            I = l.inertia()
-            out += ['      <inertial>', '        <pose>%s 0 0 0</pose>' % v3(l.com), '        <mass>%s</mass>' % r(l.mass),
-                    '        <inertia><ixx>%s</ixx><ixy>%s</ixy><ixz>%s</ixz><iyy>%s</iyy><iyz>%s</iyz><izz>%s</izz></inertia>' % (
-                        r(I[0][0]), r(I[0][1]), r(I[0][2]), r(I[1][1]), r(I[1][2]), r(I[2][2])),
-                    '      </inertial>',
-                    '      <visual name="visual">',
-                    '        <geometry><mesh><uri>../../models/%s/%s.stl</uri><scale>0.001 0.001 0.001</scale></mesh></geometry>' % (robot, l.name),
-                    '        <material><diffuse>%s</diffuse></material>' % COLORS[robot],
-                    '      </visual>']
-            p0, p1 = l.seg
-            L = math.dist(p0, p1)
-            if L > 1e-3:
-                mid = [(p0[i] + p1[i]) / 2 for i in range(3)]
-                out += ['      <collision name="collision">', '        <pose>%s %s</pose>' % (v3(mid), v3(seg_rpy([p1[i] - p0[i] for i in range(3)]))),
-                        '        <geometry><cylinder><radius>%s</radius><length>%s</length></cylinder></geometry>' % (r(l.radius), r(L)),
-                        '      </collision>']
-        else:
-            out += ['      <inertial><mass>0.001</mass><inertia><ixx>1e-7</ixx><iyy>1e-7</iyy><izz>1e-7</izz></inertia></inertial>']
-        out.append('    </link>')
-    out.append('    <joint name="world_fixed" type="fixed"><parent>world</parent><child>%s</child></joint>' % links[0].name)
-    for j in joints:
-        out.append('    <joint name="%s" type="%s">' % (j.name, j.type))
-        out.append('      <pose relative_to="%s">%s %s</pose>' % (j.parent, v3(j.xyz), v3(j.rpy)))
-        out.append('      <parent>%s</parent>' % j.parent)
-        out.append('      <child>%s</child>' % j.child)
-        if j.type != 'fixed':
-            out.append('      <axis><xyz>%s</xyz><limit><lower>%s</lower><upper>%s</upper></limit></axis>' % (v3(j.axis), r(j.limits[0]), r(j.limits[1])))
-        out.append('    </joint>')
-    out += ['  </model>', '</sdf>']
-    return '\n'.join(out) + '\n'
-
-
-# ---------------------------------------------------------------- closed loops
 def circle_intersection(p0, r0, p1, r1):
     """Upper intersection (left of p0 → p1) of two circles in the plane."""
     dx, dy = p1[0] - p0[0], p1[1] - p0[1]
@@ -493,10 +217,6 @@ def write(rel, text):
 
 
 def main():
-    for robot, links, joints in (ur5(), panda()):
-        write('mechanisms/urdf/%s.urdf' % robot, arm_urdf(robot, links, joints))
-        write('mechanisms/mjcf/%s.xml' % robot, arm_mjcf(robot, links, joints))
-        write('mechanisms/sdf/%s.sdf' % robot, arm_sdf(robot, links, joints))
     for name, L in (('crank', CRANK), ('coupler', COUPLER), ('rocker', ROCKER)):
         bar_mesh(name, L)
     write('mechanisms/urdf/fourbar-loop.urdf', fourbar_urdf())

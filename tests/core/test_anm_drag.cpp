@@ -3,11 +3,13 @@
 //   * four-bar (mechanisms/fourbar.json, crank driver left out: 1 DOF): the coupler point is dragged
 //     around its whole coupler curve in 30° crank increments (targets = the point's positions on the
 //     starting assembly branch, from the driven position analysis); ANM reaches every target, stays
-//     on the branch and lands on the reference configuration; a single Newton jump
-//     (makeNewtonDragSolver) from the start to the same far target ends on the other branch;
+//     on the branch and lands on the reference configuration; one ANM update to a far target needs
+//     fewer factorisations than one Newton drag update (makeNewtonDragSolver) to it;
 //   * Stewart platform (mechanisms/stewart.json without its leg drivers: 6 DOF, the point
 //     under-determined): a long drag reaches its target with every leg and the platform on the
-//     starting branch, where one Newton jump to the same target flips it;
+//     starting branch, with fewer factorisations than one Newton update;
+//   (targets where one Newton jump changes the branch and ANM keeps it: test_anm_branch.cpp);
+//   * the Padé option (AnmOptions::pade) reaches the same configuration with no more factorisations;
 //   * an unreachable target: ANM stops at the closest reachable configuration (first-order
 //     condition checked against the distance along the curve), converged and not "reached";
 //   * bad input (target not finite) fails cleanly with d.q unchanged.
@@ -146,6 +148,31 @@ class TestAnmDrag : public QObject {
     qInfo("four-bar, crank +180 deg in one update: ANM %d factorisations, Newton jump %d (%s, branch %s)",
           ra.factorizations, rn.factorizations, rn.reached ? "reached" : "not reached",
           fourBarBranch(m, n.q) == branch ? "kept" : "flipped");
+  }
+
+  void padeSelectable() {
+    // AnmOptions::pade through AnmDragOptions: the same end configuration as the plain series drag
+    // (the driven analysis's), reached with no more factorisations.
+    const Model m = withoutDrivers("fourbar.json");
+    const std::vector<VecX> ref = fourBarReference(12, 15.0);
+    QVERIFY(!ref.empty());
+    const DragPoint pt{m.handles.at(0).body, m.handles.at(0).local};
+    const Vec3 target = dragPointPosition(m, ref.back(), pt);
+    AnmDragOptions opt;
+    opt.anm.pade = true;
+    int fact[2] = {0, 0};
+    for (int pade = 0; pade < 2; ++pade) {
+      Data a = makeData(m);
+      a.q = ref[0];
+      auto anm = pade ? makeAnmDragSolver(opt) : makeAnmDragSolver();
+      anm->begin(m, a, pt);
+      const DragResult r = anm->update(m, a, target);
+      QVERIFY2(r.converged && r.reached, r.message.c_str());
+      QVERIFY((a.q - ref.back()).lpNorm<Eigen::Infinity>() < 1e-7);
+      fact[pade] = r.factorizations;
+    }
+    qInfo("four-bar, crank +180 deg in one update: series %d factorisations, Pade %d", fact[0], fact[1]);
+    QVERIFY(fact[1] <= fact[0]);
   }
 
   void stewartLongDragKeepsBranch() {

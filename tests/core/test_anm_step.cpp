@@ -6,7 +6,11 @@
 //   * on a mechanism (Stewart platform without drivers, the point "top" moved along a line, P the
 //     stacked [Φ_q; X_q] factorised by the LU null-space solver, minimum-norm solves): the per-order
 //     invariants P x_k + v λ_k + q_k = 0 and x_kᵀx_1 + λ_kλ_1 = δ_k1, λ_1 > 0, and the slope test
-//     ‖H(q(a), λ(a))‖ = O(a^{N+1}) with H evaluated by the production constraintResidual.
+//     ‖H(q(a), λ(a))‖ = O(a^{N+1}) with H evaluated by the production constraintResidual;
+//   * the Padé approximants (pade.h, eq. 30-31): on the series of a rational vector function (a sum
+//     of geometric series with distinct radii, closed form) the approximant reproduces the function
+//     beyond the series' radius of convergence; on the Stewart line drag (N = 20) the Padé range
+//     a_p exceeds a_r and H at a_p, evaluated independently, is within the ε criterion.
 #include <QtTest>
 
 #include <cmath>
@@ -185,6 +189,101 @@ class TestAnmStep : public QObject {
     const double lr = s.lambdaAt(s.range);
     const double a = s.stepTo(0.5 * lr);
     QVERIFY(std::abs(s.lambdaAt(a) - 0.5 * lr) < 1e-12);
+  }
+
+  void padeReproducesRationalFunction() {
+    // u(a) = u_0 + Σ_k e_k (a/r_k) / (1 − a/r_k): Taylor coefficients u_i = Σ_k e_k r_k^{−i} (i ≥ 1),
+    // radius of convergence r_min = 0.5. A rational function with a common denominator of degree
+    // K = 4, so the order-5 approximant (u_5 depends on u_1..u_4 in the 4-D span) is the function.
+    const std::vector<double> r = {0.5, 0.8, -1.1, 2.0};
+    const int N = 20, dim = 7;
+    Eigen::MatrixXd E(dim, 4);
+    E << 1, 0.2, -0.3, 0.1, 0.5, 1, 0.4, -0.2, -0.3, 0.1, 1, 0.6, 0.2, -0.7, 0.3, 1, 0.1, 0.1, 0.1, 0.1, 0, 0.3, -0.5,
+        0.2, 0.4, 0, 0.2, -0.1;
+    const VecX x0 = VecX::LinSpaced(dim, -1, 1);
+    std::vector<VecX> x(N + 1);
+    std::vector<double> lambda(N + 1);
+    x[0] = x0;
+    lambda[0] = 0.3;
+    for (int i = 1; i <= N; ++i) {
+      x[i] = VecX::Zero(dim);
+      for (int k = 0; k < 4; ++k) x[i] += E.col(k) * std::pow(r[k], -i);
+      lambda[i] = 0;  // λ(a) = λ_0: only the vector part varies
+    }
+    auto exact = [&](double a) {
+      VecX v = x0;
+      for (int k = 0; k < 4; ++k) v += E.col(k) * (a / r[k]) / (1 - a / r[k]);
+      return v;
+    };
+    const anm::PadeApproximant p(x, lambda);
+    QVERIFY(p.valid());
+    QCOMPARE(p.order(), 5);
+    for (double a : {0.1, 0.3, 0.45, 0.7, -0.9}) {  // inside and beyond the radius 0.5
+      VecX v;
+      double l;
+      p.evaluate(a, v, l);
+      QVERIFY2((v - exact(a)).norm() < 1e-9 * exact(a).norm(),
+               qPrintable(QString("a = %1: |P(a) − u(a)| = %2").arg(a).arg((v - exact(a)).norm())));
+      QVERIFY(std::abs(l - 0.3) < 1e-12);
+    }
+    // The pole of D_{n−1}: the nearest singularity, a = r_min = 0.5.
+    QVERIFY(std::abs(p.firstPole(1.0) - 0.5) < 1e-9);
+    // The truncated series is far off at 0.45 (it converges like 0.9^21).
+    anm::AnmSeries s;
+    s.x = x;
+    s.lambda = lambda;
+    QVERIFY((s.xAt(0.45) - exact(0.45)).norm() > 1e-2);
+  }
+
+  void padeOnCircleEllipse() {
+    // The toy's series lives in R^3 ([x, y, λ]): u_4 depends on u_1..u_3, so the Padé approximant
+    // has order 4 (pade.h); measured against the plain series with the same ε.
+    anm::AnmOptions opt;
+    opt.pade = true;
+    const anm::CircleEllipseRun plain = anm::circleEllipseAnm(false), pade = anm::circleEllipseAnm(false, opt);
+    const anm::CircleEllipseRun corr = anm::circleEllipseAnm(true, opt);
+    qInfo("circle-ellipse, N = 20: series %d steps (residual %.2e), Pade %d steps (residual %.2e), Pade with eq. 34 %d "
+          "steps (residual %.2e)",
+          plain.steps, plain.residual, pade.steps, pade.residual, corr.steps, corr.residual);
+    QVERIFY(pade.steps <= plain.steps);
+    QVERIFY(pade.residual < 1e-4);
+    QVERIFY(std::abs(pade.x(0) - 1.6677764323) < 1e-3 && std::abs(pade.x(1) + 0.9396642523) < 1e-3);
+  }
+
+  void padeRangeOnStewart() {
+    const Model m = stewartFree();
+    Data d = makeData(m);
+    PositionOptions po;
+    po.tolerance = 1e-14;
+    QVERIFY(solvePositions(m, d, 0.0, po));
+    const DragPoint pt{m.handles.at(0).body, m.handles.at(0).local};
+    const Vec3 c = pointQuadratic(m, d.q, pt) + Vec3(-0.9, 0.6, -0.5);
+    anm::AnmOptions opt;
+    opt.pade = true;
+    LineDrag h(m, d.q, pt, c, opt.order);
+    const anm::AnmSeries s = anm::expandSeries(h, d.q, 0.0, opt);
+    QVERIFY(s.pade.valid());
+    Data e = makeData(m);
+    auto H = [&](double a) {
+      e.q = s.xAt(a);
+      constraintResidual(m, e);
+      const Vec3 x = pointQuadratic(m, e.q, pt);
+      const Vec3 target = h.x0_ + s.lambdaAt(a) * (c - h.x0_);
+      return std::max(e.phi.lpNorm<Eigen::Infinity>(), (x - target).lpNorm<Eigen::Infinity>());
+    };
+    qInfo("Stewart line drag, N = 20: a_r = %.4g (lambda %.4g), a_p = %.4g (lambda %.4g), Pade order %d, H(a_p) = %.2e",
+          s.seriesRange, [&] { anm::AnmSeries t = s; t.usePade = false; return t.lambdaAt(s.seriesRange); }(),
+          s.range, s.lambdaAt(s.range), s.pade.order(), H(s.range));
+    QVERIFY(s.range >= s.seriesRange);
+    // At the step's end (either approximant), the equations hold to about ε relative to the step.
+    QVERIFY(H(s.range) < 100 * opt.epsilon * (s.xAt(s.range) - d.q).norm());
+    // Near a = 0 the approximant agrees with the series (they match to order n − 1).
+    anm::AnmSeries poly = s;
+    poly.usePade = false;
+    VecX pv;
+    double pl;
+    s.pade.evaluate(0.05 * s.seriesRange, pv, pl);
+    QVERIFY((pv - poly.xAt(0.05 * s.seriesRange)).norm() < 1e-12);
   }
 };
 

@@ -44,7 +44,7 @@ MechanismSpec freeBricard() {
   MechanismSpec s = io::readMechanismFile(file("a04-bricard.json"));
   s.gravity.setZero();
   BodySpec& base = s.bodies[0];
-  Vec3 p6, p1;
+  Vec3 p6 = Vec3::Zero(), p1 = Vec3::Zero();
   for (const JointSpec& j : s.joints) {
     if (j.name == "J6") p6 = j.point;
     if (j.name == "J1") p1 = j.point;
@@ -139,7 +139,10 @@ void TestDynamics::jointSpringPeriod() {
   // x(t) = 0.1 cos(10 t) (no gravity).
   MechanismSpec s;
   s.gravity.setZero();
-  s.bodies.push_back(BodySpec{"ground", true});
+  BodySpec ground;
+  ground.name = "ground";
+  ground.fixed = true;
+  s.bodies.push_back(ground);
   BodySpec b;
   b.name = "block";
   b.mass = 1.0;

@@ -5,6 +5,9 @@
 // give:
 //     <!-- expect error LINE:COL MESSAGE -->     loading fails with FILE:LINE:COL: error: ...MESSAGE...
 //     <!-- expect warning LINE:COL MESSAGE -->   loading succeeds with FILE:LINE:COL: warning: ...MESSAGE...
+// An error in a file that an MJCF file includes names that file: "expect error OTHER:LINE:COL
+// MESSAGE", OTHER relative to the corpus folder (the included files are in include/, which the
+// corpus loop does not open on their own).
 // Loading is loadModel's (import, then compile), as the GUI and the CLI do.
 #include <QDir>
 #include <QtTest>
@@ -23,6 +26,7 @@ const QString kDir = QStringLiteral(MECHSIM_SOURCE_DIR "/tests/data/import");
 
 struct Expectation {
   bool error = true;
+  std::string file;  // relative to kDir; empty: the file itself
   int line = 0, col = 0;
   std::string message;
 };
@@ -31,10 +35,10 @@ Expectation expectationOf(const std::string& path) {
   std::ifstream in(path);
   std::string first;
   std::getline(in, first);
-  static const std::regex re(R"(<!-- expect (error|warning) (\d+):(\d+) (.*) -->)");
+  static const std::regex re(R"(<!-- expect (error|warning) (?:(\S+):)?(\d+):(\d+) (.*) -->)");
   std::smatch m;
-  if (!std::regex_search(first, m, re)) return Expectation{true, -1, -1, ""};
-  return Expectation{m[1] == "error", std::stoi(m[2]), std::stoi(m[3]), m[4]};
+  if (!std::regex_search(first, m, re)) return Expectation{true, "", -1, -1, ""};
+  return Expectation{m[1] == "error", m[2], std::stoi(m[3]), std::stoi(m[4]), m[5]};
 }
 }  // namespace
 
@@ -72,7 +76,9 @@ class TestImportBad : public QObject {
     } catch (const LoadError& e) {
       QVERIFY2(x.error, e.what());
       const Diagnostic& d = e.diagnostic();
-      QCOMPARE(QString::fromStdString(d.file), file);
+      QCOMPARE(QString::fromStdString(d.file), x.file.empty() ? file : QDir(kDir).filePath(QString::fromStdString(x.file)));
+      // An error inside an included file says where it was included.
+      if (!x.file.empty()) QVERIFY2(d.message.find("included from " + path + ":") != std::string::npos, e.what());
       QVERIFY2(d.line == x.line && d.col == x.col && d.message.find(x.message) != std::string::npos,
                qPrintable(QString("expected %1:%2 \"%3\", got: %4").arg(x.line).arg(x.col).arg(QString::fromStdString(x.message)).arg(e.what())));
       // One line, no crash text, nothing that is not a diagnostic.

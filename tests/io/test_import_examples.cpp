@@ -75,8 +75,13 @@ class TestImportExamples : public QObject {
     const std::string p = (kSource + "/" + file).toStdString();
     QVERIFY(importFormatOf(p).has_value());
     const MechanismSpec spec = readMechanismFile(p);
-    for (const std::string& w : spec.warnings) qWarning("%s", w.c_str());
-    QVERIFY2(spec.warnings.empty(), "the examples import without warnings (all meshes found)");
+    // Every mesh is found; the only warnings are the Panda's documented ones (Franka's published
+    // link4 inertia violates the triangle inequality; URDF's finger <mimic>).
+    for (const std::string& w : spec.warnings) {
+      const bool documented = w.find("\"panda_link4\": the principal moments") != std::string::npos ||
+                              w.find("<mimic> is not supported") != std::string::npos;
+      QVERIFY2(documented, w.c_str());
+    }
     const Model m = compileSpec(spec);
     QCOMPARE(int(m.drivers.size()), drivers);
     Data d = makeData(m);
@@ -137,15 +142,15 @@ class TestImportExamples : public QObject {
   }
 
   /// The UR5 in each format against the closed-form DH product: drive the six joints to a generic
-  /// configuration, solve positions, compare the flange (ee_link / wrist_3 tip) with DH. The URDF
+  /// configuration, solve positions, compare the flange (the wrist_3_link origin) with DH. The URDF
   /// base frame is the DH base turned by π about z (ur_description's convention).
   void ur5MatchesDenavitHartenberg_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("flangeBody");
     QTest::addColumn<QString>("jointPrefix");
-    QTest::newRow("urdf") << "mechanisms/urdf/ur5.urdf" << "ee_link" << "";
-    QTest::newRow("mjcf") << "mechanisms/mjcf/ur5.xml" << "ee_link" << "";
-    QTest::newRow("sdf") << "mechanisms/sdf/ur5.sdf" << "ee_link" << "";
+    QTest::newRow("urdf") << "mechanisms/urdf/ur5.urdf" << "wrist_3_link" << "";
+    QTest::newRow("mjcf") << "mechanisms/mjcf/ur5.xml" << "wrist_3_link" << "";
+    QTest::newRow("sdf") << "mechanisms/sdf/ur5.sdf" << "wrist_3_link" << "";
   }
   void ur5MatchesDenavitHartenberg() {
     QFETCH(QString, file);

@@ -78,8 +78,8 @@ class TestImportFormats : public QObject {
     const ShapeSpec& v = body(s, "a").visuals.at(0);
     QCOMPARE(int(v.type), int(ShapeType::Mesh));
     QVERIFY(v.mesh && !v.mesh->indices.empty());
-    QCOMPARE(v.scale, 0.001);
-    QCOMPARE(QString::fromStdString(v.resolvedFile), QDir::cleanPath(kSource + "/models/ur5/base_link.stl"));
+    QCOMPARE(v.scale, 0.5);
+    QCOMPARE(QString::fromStdString(v.resolvedFile), QDir::cleanPath(kSource + "/models/ur5/meshes/collision/base.obj"));
     // Without the path (the temporary folder has no models/ur5): a warning and a placeholder box.
     const MechanismSpec w = parseUrdf(text, "t.urdf", tmp.path().toStdString());
     QCOMPARE(int(w.warnings.size()), 1);

@@ -24,7 +24,7 @@ const std::string kUrdfFrames = R"(<robot name="r">
 </robot>)";
 
 const std::string kUrdfPackage = R"(<robot name="r"><link name="base"/><link name="a">
-  <visual><geometry><mesh filename="package://ur5/base_link.stl" scale="0.001 0.001 0.001"/></geometry></visual></link>
+  <visual><geometry><mesh filename="package://ur5/meshes/collision/base.obj" scale="0.5 0.5 0.5"/></geometry></visual></link>
   <joint name="j" type="continuous"><parent link="base"/><child link="a"/></joint></robot>)";
 
 const std::string kUrdfLoop = R"(<robot name="r"><link name="g"/><link name="a"/><link name="b"/>

@@ -5,8 +5,11 @@
 // (nested, inherited; `class` and `childclass`), <asset><mesh>, <worldbody> with nested <body>,
 // <joint> (hinge, slide, ball, free), <freejoint>, <geom> (sphere, capsule, cylinder, box, mesh,
 // ellipsoid and plane approximated), <inertial>, <site>, and <equality> <connect> / <weld> for
-// closed loops; <mechsim:driver> adds drivers. Everything else (actuators, sensors, tendons,
-// contact, visual settings) is outside the kinematic model and left out.
+// closed loops; <mechsim:driver> adds drivers. <include file> is expanded first (xml_file.cpp:
+// MuJoCo's semantics, relative to the top-level file's folder), and repeated sections (two
+// <worldbody>, <asset>, <default>, ... from the file and its includes) are read in order, as one.
+// Everything else (actuators, sensors, tendons, contact, visual settings) is outside the
+// kinematic model and left out.
 //
 // Frames (MJCF, coordinate="local"): a body's pos/orientation place it in its parent's frame, so
 //   T_body = T_parent · T_local,      T_world = identity;
@@ -56,7 +59,7 @@ struct DefaultClass {
 class MjcfImporter {
  public:
   MjcfImporter(std::string_view text, const std::string& fileName, const std::string& baseDir)
-      : xml_(text, fileName, baseDir), meshes_(spec_, baseDir) {
+      : xml_(text, fileName, baseDir, /*mjcfIncludes=*/true), meshes_(spec_, baseDir) {
     spec_.sourceFile = fileName;
   }
 
@@ -66,8 +69,6 @@ class MjcfImporter {
       xml_.fail(root, "not an MJCF file: the root element is <" + std::string(root->Name()) + ">, expected <mujoco>");
     spec_.locations[""] = xml_.loc(root);
     spec_.name = root->Attribute("model") ? root->Attribute("model") : "";
-    if (const XMLElement* inc = root->FirstChildElement("include"))
-      xml_.fail(inc, "<include> is not supported: merge the included file into this one");
     for (const XMLElement* c : children(root, "compiler")) compiler(c);
     xml_.setUnitHint(std::string("MJCF lengths are metres and angles are ") + (angleScale_ == 1.0 ? "radians" : "degrees") +
                      " (<compiler angle>), written without units");

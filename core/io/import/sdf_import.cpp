@@ -71,6 +71,9 @@ class SdfImporter {
     for (const sdf::Error& e : errors) {
       // Version-conversion notices are not failures.
       if (e.Code() == sdf::ErrorCode::NONE) continue;
+      // An inertia that is not physically valid is not a refusal: the rule of URDF and MJCF applies
+      // (imp::setInertial below warns and the inertia is derived from the link's shapes).
+      if (e.Code() == sdf::ErrorCode::LINK_INERTIA_INVALID) continue;
       std::string msg = e.Message();
       while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
       // The error's XML path (/sdf/model[@name="m"]/joint[@name="j"]) locates it when it has no line.

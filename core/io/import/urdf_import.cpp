@@ -116,7 +116,9 @@ class UrdfImporter {
       joints_[name] = j;
       const std::string type = jointType(j, kJointTypes, "URDF joint types");
       if (const XMLElement* o = j->FirstChildElement("origin")) origin(o);
-      if (const XMLElement* a = j->FirstChildElement("axis")) axis(a);
+      // A fixed or floating joint has no axis (urdfdom does not read it): published files leave
+      // <axis xyz="0 0 0"/> there, which is no error.
+      if (const XMLElement* a = j->FirstChildElement("axis"); a && type != "fixed" && type != "floating") axis(a);
       const std::string parent = linkRef(j, "parent");
       const std::string child = linkRef(j, "child");
       if (parent == child) xml_.fail(j->FirstChildElement("child"), "joint \"" + name + "\" connects link \"" + child + "\" to itself");

@@ -24,7 +24,11 @@ constexpr std::size_t kMaxXmlBytes = std::size_t(64) << 20;
 class XmlFile {
  public:
   /// Parses `text`; a malformed document throws LoadError at TinyXML2's line.
-  XmlFile(std::string_view text, std::string fileName, std::string baseDir);
+  /// With `mjcfIncludes`, every MJCF <include file="F"/> is first replaced by the children of the
+  /// root element of F (F relative to baseDir, the top-level file's folder; nested, at most
+  /// kMaxIncludeDepth deep, no cycles). Errors and warnings about an element that came from an
+  /// included file name that file and its line:col, with a note of where it was included.
+  XmlFile(std::string_view text, std::string fileName, std::string baseDir, bool mjcfIncludes = false);
   XmlFile(const XmlFile&) = delete;
   XmlFile& operator=(const XmlFile&) = delete;
 
@@ -37,7 +41,9 @@ class XmlFile {
   void setUnitHint(std::string hint) { unitHint_ = std::move(hint); }
 
   // ---- locations and diagnostics ----
-  SourceLoc loc(const XMLElement* e) const;                     // the '<' of the element
+  /// The '<' of the element in the top-level file; an element from an included file gives the
+  /// place of the top-level <include> that brought it in (SourceLoc carries no file name).
+  SourceLoc loc(const XMLElement* e) const;
   SourceLoc attrLoc(const XMLElement* e, const char* name) const;  // the attribute's name (or the element)
   [[noreturn]] void fail(const XMLElement* e, const std::string& msg) const;
   [[noreturn]] void failAttr(const XMLElement* e, const char* attr, const std::string& msg) const;
@@ -69,9 +75,41 @@ class XmlFile {
   tinyxml2::XMLDocument doc_;
   std::vector<std::size_t> lineStart_;  // offset of the first character of each line (0-based lines)
 
+  /// A file that took part: the top-level one (index 0) or an included one.
+  struct Source {
+    std::string file;        // as written in diagnostics
+    int parent = -1;         // the file holding its <include>
+    SourceLoc includedAt;    // that <include>, in the parent's own text
+  };
+  /// From output line `line0` (0-based) on, the text is `source`'s, starting at its line
+  /// `origLine0` (0-based), columns as in that file.
+  struct Segment {
+    std::size_t line0 = 0;
+    int source = 0;
+    int origLine0 = 0;
+  };
+  struct Expanded {
+    std::string text;
+    std::vector<Segment> segs;
+  };
+  std::vector<Source> sources_;
+  std::vector<Segment> segs_;  // empty: the text is the top-level file's, unchanged
+
   SourceLoc locOfOffset(std::size_t off) const;
   std::size_t elementOffset(const XMLElement* e) const;
+  /// The file and position in it of a position of the (expanded) text.
+  std::pair<int, SourceLoc> origin(SourceLoc l) const;
+  /// loc / attrLoc in the (expanded) text this document was parsed from.
+  SourceLoc textLoc(const XMLElement* e) const;
+  SourceLoc textAttrLoc(const XMLElement* e, const char* name) const;
+  /// " (included from A:L:C, included from B:L:C)" for source `src`, "" for the top-level file.
+  std::string includeNote(int src) const;
+  [[noreturn]] void failIn(int src, SourceLoc l, const std::string& msg) const;
+  Expanded expand(const std::string& raw, int src, int depth, std::vector<std::string>& chain);
 };
+
+/// Deepest accepted nesting of MJCF <include> files.
+constexpr int kMaxIncludeDepth = 32;
 
 // ---- small shared helpers ----
 std::string fmt(double x);
