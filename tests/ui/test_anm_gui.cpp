@@ -19,34 +19,14 @@
 #include "ui/main_window.h"
 #include "ui/picking.h"
 #include "ui/viewport.h"
+#include "tests/ui/window_test_util.h"
 
 using namespace mechsim;
 using namespace mechsim::ui;
+using namespace mechsim::test;
 
 namespace {
 constexpr double kPi = 3.14159265358979323846;
-
-QString mechanism(const char* name) { return QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/") + name; }
-
-void waitIdle(MainWindow& w) {
-  int stable = 0;
-  quint64 last = 0;
-  for (int i = 0; i < 400 && stable < 3; ++i) {
-    QTest::qWait(30);
-    const quint64 published = w.simulation()->controller()->framesPublished();
-    const bool caughtUp = w.currentFrame().serial == published;
-    stable = caughtUp && published == last ? stable + 1 : 0;
-    last = published;
-  }
-}
-
-bool openAndWait(MainWindow& w, const QString& path) {
-  if (!w.openFile(path)) return false;
-  if (!QTest::qWaitFor([&] { return w.modelInfo().model == w.model() && w.currentFrame().serial > 0; }, 20000))
-    return false;
-  waitIdle(w);
-  return true;
-}
 
 Vec3 jointPoint(const Model& m, const Frame& f, int j) {
   const Joint& jt = m.joints[j];

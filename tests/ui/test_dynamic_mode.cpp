@@ -20,34 +20,13 @@
 #include "ui/picking.h"
 #include "ui/plot_dock.h"
 #include "ui/viewport.h"
+#include "tests/ui/window_test_util.h"
 
 using namespace mechsim;
 using namespace mechsim::ui;
+using namespace mechsim::test;
 
 namespace {
-QString mechanism(const char* name) { return QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/") + name; }
-
-/// Waits until every frame the controller published has been shown and nothing new comes.
-void waitIdle(MainWindow& w) {
-  int stable = 0;
-  quint64 last = 0;
-  for (int i = 0; i < 400 && stable < 3; ++i) {
-    QTest::qWait(30);
-    const quint64 published = w.simulation()->controller()->framesPublished();
-    const bool caughtUp = w.currentFrame().serial == published;
-    stable = caughtUp && published == last ? stable + 1 : 0;
-    last = published;
-  }
-}
-
-bool openAndWait(MainWindow& w, const QString& path) {
-  if (!w.openFile(path)) return false;
-  if (!QTest::qWaitFor([&] { return w.modelInfo().model == w.model() && w.currentFrame().serial > 0; }, 20000))
-    return false;
-  waitIdle(w);
-  return true;
-}
-
 QPoint pixelOf(MainWindow& w, const Vec3& p) {
   const auto px = projectToPixel(w.viewport()->camera(), p, w.viewport()->width(), w.viewport()->height());
   return px ? QPoint(qRound(px->x()), qRound(px->y())) : QPoint(-1, -1);

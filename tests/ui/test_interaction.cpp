@@ -35,40 +35,13 @@
 #include "ui/report_dialog.h"
 #include "ui/timeline.h"
 #include "ui/viewport.h"
+#include "tests/ui/window_test_util.h"
 
 using namespace mechsim;
 using namespace mechsim::ui;
+using namespace mechsim::test;
 
 namespace {
-QString mechanism(const char* name) { return QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/") + name; }
-
-QAction* findAction(QWidget* w, const QString& textPart) {
-  for (QAction* a : w->findChildren<QAction*>())
-    if (a->text().remove('&').contains(textPart)) return a;
-  return nullptr;
-}
-
-/// Waits until every frame the controller published has been shown and nothing new comes.
-void waitIdle(MainWindow& w) {
-  int stable = 0;
-  quint64 last = 0;
-  for (int i = 0; i < 400 && stable < 3; ++i) {
-    QTest::qWait(30);
-    const quint64 published = w.simulation()->controller()->framesPublished();
-    const bool caughtUp = w.currentFrame().serial == published;
-    stable = caughtUp && published == last ? stable + 1 : 0;
-    last = published;
-  }
-}
-
-bool openAndWait(MainWindow& w, const QString& path) {
-  if (!w.openFile(path)) return false;
-  if (!QTest::qWaitFor([&] { return w.modelInfo().model == w.model() && w.currentFrame().serial > 0; }, 20000))
-    return false;
-  waitIdle(w);
-  return true;
-}
-
 /// The handle's world position in the frame shown.
 Vec3 handlePosition(const MainWindow& w, int h = 0) {
   const Model& m = *w.model();

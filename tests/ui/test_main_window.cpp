@@ -14,9 +14,11 @@
 
 #include "ui/main_window.h"
 #include "ui/viewport.h"
+#include "tests/ui/window_test_util.h"
 
 using namespace mechsim;
 using namespace mechsim::ui;
+using namespace mechsim::test;
 
 namespace {
 
@@ -63,12 +65,6 @@ QString writeFile(const QTemporaryDir& dir, const QString& name, const char* tex
   if (!f.open(QIODevice::WriteOnly)) return {};
   f.write(text);
   return path;
-}
-
-QAction* findAction(QWidget* w, const QString& textPart) {
-  for (QAction* a : w->findChildren<QAction*>())
-    if (a->text().remove('&').contains(textPart)) return a;
-  return nullptr;
 }
 
 }  // namespace
