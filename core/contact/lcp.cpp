@@ -57,17 +57,21 @@ void LcpProblem::validate() const {
   for (double x : invMass)
     if (!std::isfinite(x)) fail("M⁻¹ not finite");
   if (!v.allFinite() || !b.allFinite()) fail("v or b not finite");
+  auto rowName = [](int i) { return "row " + std::to_string(i) + ": "; };
+  for (int i = 0; i < m; ++i) {
+    if (bodyA[i] < -1 || bodyA[i] >= bodies || bodyB[i] < -1 || bodyB[i] >= bodies)
+      fail(rowName(i) + "body index out of range");
+    if (std::isnan(lo[i]) || std::isnan(hi[i]) || lo[i] > hi[i]) fail(rowName(i) + "lower bound above upper bound");
+    if (frictionOf[i] >= i || frictionOf[i] < -1) fail(rowName(i) + "friction row must follow its normal row");
+    if (frictionOf[i] >= 0 && !(mu[i] >= 0.0 && std::isfinite(mu[i])))
+      fail(rowName(i) + "friction coefficient not ≥ 0");
+  }
+  // Only with every body index in range may the M⁻¹ blocks be read.
   LcpPrecomputed pre;
   precompute(*this, pre);
-  for (int i = 0; i < m; ++i) {
-    const std::string row = "row " + std::to_string(i) + ": ";
-    if (bodyA[i] < -1 || bodyA[i] >= bodies || bodyB[i] < -1 || bodyB[i] >= bodies) fail(row + "body index out of range");
-    if (std::isnan(lo[i]) || std::isnan(hi[i]) || lo[i] > hi[i]) fail(row + "lower bound above upper bound");
-    if (frictionOf[i] >= i || frictionOf[i] < -1) fail(row + "friction row must follow its normal row");
-    if (frictionOf[i] >= 0 && !(mu[i] >= 0.0 && std::isfinite(mu[i]))) fail(row + "friction coefficient not ≥ 0");
+  for (int i = 0; i < m; ++i)
     if (!(pre.diag[i] > 0.0) || !std::isfinite(pre.diag[i]))
-      fail(row + "A_ii = J_i M⁻¹ J_iᵀ is not positive (empty row or infinite mass on both sides)");
-  }
+      fail(rowName(i) + "A_ii = J_i M⁻¹ J_iᵀ is not positive (empty row or infinite mass on both sides)");
 }
 
 void precompute(const LcpProblem& p, LcpPrecomputed& out) {
