@@ -12,7 +12,7 @@ namespace mechsim::cli {
 int cmdBench(const Args& args) {
   const auto pos = positionals(args, {});
   if (pos.size() != 1) {
-    std::fprintf(stderr, "usage: mechsim-cli bench NAME [--csv]   (NAME: kinematics, dynamics, anm, deform)\n");
+    std::fprintf(stderr, "usage: mechsim-cli bench NAME [--csv]   (NAME: kinematics, dynamics, anm, deform, contact)\n");
     return 2;
   }
   const bool csv = hasFlag(args, "--csv");
@@ -23,7 +23,7 @@ int cmdBench(const Args& args) {
   if (pos[0] == "deform") return bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));
   if (pos[0] == "contact") return bench::runContact(std::cout, csv, hasFlag(args, "--quick"));
 #endif
-  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform)\n", pos[0].c_str());
+  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform, contact)\n", pos[0].c_str());
   return 2;
 }
 

@@ -18,7 +18,7 @@ void usage(std::FILE* to) {
                "  check FILE [--json]                               load and analyse a mechanism\n"
                "  kinematics FILE --t-end T --dt H --out OUT.csv    kinematic analysis driven by the file's drivers\n"
                "  simulate FILE --t-end T --dt H --out OUT.csv      forward dynamics (reactions and energy columns)\n"
-               "  bench NAME [--csv]                                benchmark programs (kinematics, dynamics, anm, deform)\n"
+               "  bench NAME [--csv]                                benchmark programs (kinematics, dynamics, anm, deform, contact)\n"
                "  info                                              version, build options, compute devices\n"
                "\n"
                "exit status: 0 success, 1 file error, 2 usage error or solver failure\n");
