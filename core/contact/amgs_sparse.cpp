@@ -15,42 +15,11 @@
 
 namespace mechsim::contact::detail {
 
-namespace {
-
-template <int D, bool Boxed>
-void sweep(const LcpProblem& p, const PackedRows& rows, double gamma, VecX& x, VecX& lambda, VecX& vhat) {
-  const int m = rows.rows, S = rows.stride;
-  const double* row = rows.data.data();
-  const int* body = rows.body.data();
-  double* v = vhat.data();
-  double* lam = lambda.data();
-  double* xs = x.data();
-  for (int i = 0; i < m; ++i, row += S) {
-    double* va = v + body[2 * i] * D;
-    double* vb = v + body[2 * i + 1] * D;
-    // r = Σ_j J_ij v_j^{k+1,i} + b_i
-    double r = row[4 * D];
-    for (int k = 0; k < D; ++k) r += row[k] * va[k] + row[D + k] * vb[k];
-    double l = 0, u = kInf;
-    if constexpr (Boxed) rowBounds(p, lambda, i, l, u);
-    const double next = amgsRowUpdate(r, l, u, row[4 * D + 1], row[4 * D + 2], gamma, xs[i]);
-    const double dl = next - lam[i];
-    lam[i] = next;
-    // v^{k+1,i+1} = v^{k+1,i} + M̂_{*i} (λ_i^{k+1} − λ_i^k)
-    for (int k = 0; k < D; ++k) {
-      va[k] += row[2 * D + k] * dl;
-      vb[k] += row[3 * D + k] * dl;
-    }
-  }
-}
-
-}  // namespace
-
 void amgsSparseSweep(const LcpProblem& p, const PackedRows& rows, double gamma, VecX& x, VecX& lambda, VecX& vhat) {
-  if (rows.dof == 3)
-    rows.boxed ? sweep<3, true>(p, rows, gamma, x, lambda, vhat) : sweep<3, false>(p, rows, gamma, x, lambda, vhat);
-  else
-    rows.boxed ? sweep<6, true>(p, rows, gamma, x, lambda, vhat) : sweep<6, false>(p, rows, gamma, x, lambda, vhat);
+  double* xs = x.data();
+  packedSweep(p, rows, lambda, vhat, [gamma, xs](int i, double r, double l, double u, double, const double* c) {
+    return amgsRowUpdate(r, l, u, c[0], c[1], gamma, xs[i]);  // c = γ/(A_ii + γΩ_ii), 2Ω_ii
+  });
 }
 
 }  // namespace mechsim::contact::detail

@@ -10,41 +10,10 @@
 
 namespace mechsim::contact::detail {
 
-namespace {
-
-template <int D, bool Boxed>
-void sweep(const LcpProblem& p, const PackedRows& rows, VecX& lambda, VecX& vhat) {
-  const int m = rows.rows, S = rows.stride;
-  const double* row = rows.data.data();
-  const int* body = rows.body.data();
-  double* v = vhat.data();
-  double* lam = lambda.data();
-  for (int i = 0; i < m; ++i, row += S) {
-    double* va = v + body[2 * i] * D;
-    double* vb = v + body[2 * i + 1] * D;
-    // r = (A λ + q)_i = J_i v̂ + b_i
-    double r = row[4 * D];
-    for (int k = 0; k < D; ++k) r += row[k] * va[k] + row[D + k] * vb[k];
-    double l = 0, u = kInf;
-    if constexpr (Boxed) rowBounds(p, lambda, i, l, u);
-    const double next = std::min(std::max(lam[i] - r * row[4 * D + 1], l), u);
-    const double dl = next - lam[i];
-    lam[i] = next;
-    // v̂ += M̂_{*i} Δλ_i
-    for (int k = 0; k < D; ++k) {
-      va[k] += row[2 * D + k] * dl;
-      vb[k] += row[3 * D + k] * dl;
-    }
-  }
-}
-
-}  // namespace
-
 void pgsSweep(const LcpProblem& p, const PackedRows& rows, VecX& lambda, VecX& vhat) {
-  if (rows.dof == 3)
-    rows.boxed ? sweep<3, true>(p, rows, lambda, vhat) : sweep<3, false>(p, rows, lambda, vhat);
-  else
-    rows.boxed ? sweep<6, true>(p, rows, lambda, vhat) : sweep<6, false>(p, rows, lambda, vhat);
+  packedSweep(p, rows, lambda, vhat, [](int, double r, double l, double u, double lam, const double* c) {
+    return std::min(std::max(lam - r * c[0], l), u);  // c[0] = 1/A_ii
+  });
 }
 
 }  // namespace mechsim::contact::detail

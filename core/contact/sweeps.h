@@ -34,6 +34,45 @@ struct PackedRows {
 };
 void pack(const LcpProblem& p, const LcpPrecomputed& pre, const VecX& c0, const VecX& c1, PackedRows& out);
 
+/// The loop both sparse sweeps share (PGS and Methods 3.1/3.2): for each row i in order,
+///   r = J_i v̂ + b_i = (A λ^{k+1,i} + q)_i,  [l, u] its bounds,
+///   λ_i ← update(i, r, l, u, λ_i, c) with c the row's two constants (c0, c1 of PackedRows),
+///   v̂ ← v̂ + M̂_{*i} (λ_i^{new} − λ_i)                                             (eq. 16)
+/// D and Boxed are template constants so the inner loops unroll.
+template <int D, bool Boxed, class Update>
+void packedSweepFixed(const LcpProblem& p, const PackedRows& rows, VecX& lambda, VecX& vhat, Update& update) {
+  const int m = rows.rows, S = rows.stride;
+  const double* row = rows.data.data();
+  const int* body = rows.body.data();
+  double* v = vhat.data();
+  double* lam = lambda.data();
+  for (int i = 0; i < m; ++i, row += S) {
+    double* va = v + body[2 * i] * D;
+    double* vb = v + body[2 * i + 1] * D;
+    double r = row[4 * D];
+    for (int k = 0; k < D; ++k) r += row[k] * va[k] + row[D + k] * vb[k];
+    double l = 0, u = kInf;
+    if constexpr (Boxed) rowBounds(p, lambda, i, l, u);
+    const double next = update(i, r, l, u, lam[i], row + 4 * D + 1);
+    const double dl = next - lam[i];
+    lam[i] = next;
+    for (int k = 0; k < D; ++k) {
+      va[k] += row[2 * D + k] * dl;
+      vb[k] += row[3 * D + k] * dl;
+    }
+  }
+}
+
+template <class Update>
+void packedSweep(const LcpProblem& p, const PackedRows& rows, VecX& lambda, VecX& vhat, Update update) {
+  if (rows.dof == 3)
+    rows.boxed ? packedSweepFixed<3, true>(p, rows, lambda, vhat, update)
+               : packedSweepFixed<3, false>(p, rows, lambda, vhat, update);
+  else
+    rows.boxed ? packedSweepFixed<6, true>(p, rows, lambda, vhat, update)
+               : packedSweepFixed<6, false>(p, rows, lambda, vhat, update);
+}
+
 /// PGS (eq. 4): λ_i ← mid(l_i, λ_i − (J_i v̂ + b_i)/A_ii, u_i), then v̂ += M̂_{*i} Δλ_i.
 /// v̂ has N + 1 blocks (the last one zero, for fixed sides).
 void pgsSweep(const LcpProblem& p, const PackedRows& rows, VecX& lambda, VecX& vhat);
