@@ -31,6 +31,7 @@ constexpr double kAnmLengthChunk = 0.25;
 struct AnmMoveResult {
   bool converged = false;  // the final configuration meets Φ = 0 with the driver at the target
   int steps = 0;           // ANM steps (one factorisation each)
+  bool fromSeries = false; // read off the kept series (AnmSliderPath): no new expansion
   double seconds = 0;
 };
 
@@ -38,7 +39,56 @@ struct AnmMoveResult {
 /// along the ANM path, from the solved configuration d.q at time d.t. On success d.q is the new
 /// configuration and inputs.value[driver] = target; on failure (the target is out of reach, or a
 /// series breaks down) d.q and the input are restored.
+/// `last` (optional) receives the series of the move's last ANM step (left empty when none was taken).
 AnmMoveResult anmMoveDriver(const Model& work, Data& d, DriverInputs& inputs, int driver, double target, bool angular,
-                            const anm::AnmOptions& opt = {}, int maxStepsPerChunk = 30);
+                            const anm::AnmOptions& opt = {}, int maxStepsPerChunk = 30,
+                            anm::AnmSeries* last = nullptr);
+
+/// The ANM options of slider drags: order 20 with the Padé approximants (eq. 30-31), whose range
+/// a_p is what lets one expansion serve many frames (test_ui_dof_paths measures both: on the
+/// four-bar's crank dragged 1° per frame, 272 of 280 frames read off a kept Padé path against 142
+/// of 280 for the plain series).
+inline anm::AnmOptions sliderAnmOptions() {
+  anm::AnmOptions o;
+  o.pade = true;
+  return o;
+}
+
+/// A slider drag along the ANM path, frame by frame (paper 004 §3: the series IS the path).
+/// A slider dragged by the user sends a new value every frame. The series of the last ANM step,
+/// x(a) = Σ x_i a^i, holds the path for every |a| < a_r (the range of eq. 24), on both sides of its
+/// expansion point, so a frame whose value lies on it takes q = x(a_v) at that frame's a (found by
+/// bisection on the driver's coordinate v(a), which is monotone between the folds of the path), and
+/// only a Newton correction follows (max|Φ| ≤ ε‖u_1‖ there, so one or two iterations). Values off the
+/// kept series take a full ANM move (anmMoveDriver), whose last series is kept in turn. The kept
+/// series belongs to one driver, one time and the other drivers' values; any change of those, or of
+/// d.q by anything else (a drag, a restore), makes the next move a full one.
+class AnmSliderPath {
+ public:
+  /// Moves driver `driver` (its coordinate is Data::coords[coordIndex]) to `target`, as
+  /// anmMoveDriver (same result and failure contract).
+  AnmMoveResult move(const Model& work, Data& d, DriverInputs& inputs, int driver, int coordIndex, double target,
+                     bool angular, const anm::AnmOptions& opt = sliderAnmOptions());
+  /// Forgets the kept series.
+  void reset() { driver_ = -1; }
+  /// Frames served from the kept series and full moves, since construction (tests, statistics).
+  int seriesFrames() const { return seriesFrames_; }
+  int fullMoves() const { return fullMoves_; }
+
+ private:
+  bool keep(const Model& work, const Data& d, const DriverInputs& inputs, int driver, int coordIndex, bool angular,
+            anm::AnmSeries&& s);
+  double coordinateAt(const Model& work, double a);
+  const Model* model_ = nullptr;
+  int driver_ = -1, coordIndex_ = -1;
+  bool angular_ = false;
+  double t_ = 0;
+  std::vector<double> others_;     // every driver's value when the series was kept
+  VecX qAfter_;                    // d.q after the last move: anything else moving d.q resets
+  anm::AnmSeries series_;
+  std::vector<double> a_, v_;      // samples of the monotone stretch of v(a) around a = 0
+  Data scratch_;
+  int seriesFrames_ = 0, fullMoves_ = 0;
+};
 
 }  // namespace mechsim::ui

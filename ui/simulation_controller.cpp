@@ -46,6 +46,7 @@ SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   qRegisterMetaType<mechsim::ui::Frame>("mechsim::ui::Frame");
   qRegisterMetaType<mechsim::ui::ModelInfo>("mechsim::ui::ModelInfo");
   factory_ = [] { return makeNewtonDragSolver(); };
+  anmPath_ = std::make_unique<AnmSliderPath>();
 }
 
 SimulationController::~SimulationController() = default;
@@ -54,6 +55,7 @@ void SimulationController::setModel(std::shared_ptr<const mechsim::Model> model,
                                     std::shared_ptr<const mechsim::MechanismSpec> spec) {
   // New state for the new model; the old Data goes with the old model.
   pause();
+  anmPath_->reset();
   if (drag_) drag_->end();
   drag_.reset();
   dragging_ = false;
@@ -268,7 +270,8 @@ void SimulationController::applyDofValue(int dof, double value) {
   inputs_->value[i] = good;
   if (anmSliders_ && target != good) {
     // Along the ANM path; what it cannot reach is left to the stepped search below.
-    const AnmMoveResult r = anmMoveDriver(*work_, *data_, *inputs_, i, target, d.angular);
+    // Each frame reads the kept series at its own value when it can (AnmSliderPath, dof_anm.h).
+    const AnmMoveResult r = anmPath_->move(*work_, *data_, *inputs_, i, d.coordIndex, target, d.angular);
     if (r.converged) {
       data_->stats.solveSeconds = r.seconds;
       finishPositions();

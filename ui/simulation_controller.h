@@ -40,6 +40,7 @@
 class QTimer;
 
 namespace mechsim::ui {
+class AnmSliderPath;
 class DynamicMode;
 }
 
@@ -181,6 +182,7 @@ class SimulationController : public QObject {
   bool resumeAfterDrag_ = false;               // dynamic drag: play went on before the grab
   std::string modeMessage_;
   bool anmSliders_ = false;                    // the factory makes ANM solvers: sliders follow the ANM path too
+  std::unique_ptr<AnmSliderPath> anmPath_;     // the series of the last ANM slider step (dof_anm.h)
   std::unique_ptr<DragSolver> drag_;
   DragPoint dragPoint_;
   Vec3 dragTarget_ = Vec3::Zero();

@@ -58,6 +58,7 @@ class TestDofPaths : public QObject {
   void crankRockerRockerRange();
   void parallelogramCrankPassesChangePoints();
   void anmSliderMoveFollowsThePath();
+  void anmSliderDragReadsTheSeriesEachFrame();
 };
 
 void TestDofPaths::sliderCrankSliderRange() {
@@ -161,6 +162,59 @@ void TestDofPaths::anmSliderMoveFollowsThePath() {
   QVERIFY(!out.converged);
   QCOMPARE(ds.q, before);
   QCOMPARE(s.inputs->value[s.dof.driver], 0.0);
+}
+
+void TestDofPaths::anmSliderDragReadsTheSeriesEachFrame() {
+  // A slider drag: the crank sent 1° further every frame, 0° → 170° and back to 60°. Each frame is
+  // read off the kept series at its own value where it can (then only a Newton correction), and
+  // every frame equals fine-stepped Newton continuation at that value (same branch, same
+  // configuration) with Φ met. With the Padé approximants (the default) most frames need no new
+  // expansion; the plain series' range covers about one frame in two.
+  MechanismSpec spec = readSpec("fourbar.json");
+  Work w;
+  assemble(w, spec, {});
+  const int i = w.dof.driver;
+  std::vector<int> path;
+  for (int k = 1; k <= 170; ++k) path.push_back(k);
+  for (int k = 169; k >= 60; --k) path.push_back(k);
+  auto drag = [&](const anm::AnmOptions& opt, AnmSliderPath& anm, Data& d) {
+    w.inputs->follow[i] = 0;
+    w.inputs->value[i] = 0;
+    Data ref = w.data;
+    d = w.data;
+    double worst = 0;
+    for (int k : path) {
+      // Reference: Newton from the previous frame (1° steps) with the same driver value.
+      const double held = w.inputs->value[i];
+      w.inputs->value[i] = k * kDeg;
+      QVERIFY(solvePositions(w.work, ref, 0.0));
+      w.inputs->value[i] = held;
+      const AnmMoveResult r = anm.move(w.work, d, *w.inputs, i, w.dof.coordIndex, k * kDeg, true, opt);
+      QVERIFY2(r.converged, qPrintable(QString("frame at %1 deg").arg(k)));
+      QCOMPARE(w.inputs->value[i], k * kDeg);
+      constraintResidual(w.work, d);
+      QVERIFY(d.phi.cwiseAbs().maxCoeff() < 1e-9);
+      worst = std::max(worst, (d.q - ref.q).norm());
+    }
+    QVERIFY2(worst < 1e-6, qPrintable(QString("|q - q_newton| = %1").arg(worst)));
+  };
+  AnmSliderPath plain, pade;
+  Data dp, d;
+  anm::AnmOptions series;
+  series.pade = false;
+  drag(series, plain, dp);
+  if (QTest::currentTestFailed()) return;
+  drag(sliderAnmOptions(), pade, d);
+  if (QTest::currentTestFailed()) return;
+  qInfo("slider drag of %zu frames read off the kept series / full ANM moves: Pade %d / %d, plain series %d / %d",
+        path.size(), pade.seriesFrames(), pade.fullMoves(), plain.seriesFrames(), plain.fullMoves());
+  QVERIFY2(pade.seriesFrames() > 10 * pade.fullMoves(), "the Pade range should cover most frames");
+  QVERIFY2(plain.seriesFrames() >= plain.fullMoves() / 2, "the series' range should cover some frames");
+  // Anything else moving d.q (a drag) makes the next frame a full move.
+  const int full = pade.fullMoves();
+  d.q[0] += 1e-12;
+  QVERIFY(pade.move(w.work, d, *w.inputs, i, w.dof.coordIndex, 59 * kDeg, true).converged);
+  QCOMPARE(pade.fullMoves(), full + 1);
 }
 
 QTEST_APPLESS_MAIN(TestDofPaths)
