@@ -96,6 +96,7 @@ void checkShape(const ShapeSpec& s, const std::string& path) {
       if (!s.mesh || s.mesh->indices.size() < 3) throw SpecError(path + ".file", "mesh not loaded or without triangles");
       positive(s.scale, "scale");
       break;
+    case ShapeType::Plane: unitAxis(s.axis, path + ".normal"); break;
   }
 }
 
@@ -333,6 +334,7 @@ Model compile(const MechanismSpec& spec, const std::vector<std::function<double(
   // ---- 5b. Dynamics section: springs, joint springs, motors, initial rates, solver settings
   //          (core/dynamics/compile_dynamics.cpp) ----
   compileDynamics(spec, m);
+  compileContact(spec, m);  // "contact" section (core/collision/compile_contact.cpp)
 
   // ---- 6. Sparsity pattern of Φ_q ----
   kin::buildJacobianPattern(m);

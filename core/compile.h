@@ -29,6 +29,9 @@ class SpecError : public std::runtime_error {
 /// into m.springs, m.jointSprings, m.motors (effort functions return 0 until core/io sets them),
 /// m.initialRates and m.dynamics. Needs m's bodies, joints and drivers. Throws SpecError.
 void compileDynamics(const MechanismSpec& spec, Model& m);
+/// The "contact" part of compile() (core/collision/compile_contact.cpp): spec.contact → m.contact
+/// (exclusions by body index; plane shapes only on fixed bodies). Throws SpecError.
+void compileContact(const MechanismSpec& spec, Model& m);
 
 Model compile(const MechanismSpec& spec,
               const std::vector<std::function<double(double)>>& driverFunctions = {});

@@ -76,6 +76,7 @@ MassProperties localProperties(const ShapeSpec& s, double rho) {
       p.inertia = iOrigin - p.mass * (p.com.squaredNorm() * Mat3::Identity() - p.com * p.com.transpose());
       break;
     }
+    case ShapeType::Plane: break;  // a half-space (fixed bodies only): no mass
   }
   return p;
 }
@@ -90,6 +91,9 @@ Pose shapeLocalPose(const ShapeSpec& s) {
     const Vec3 z = q * Vec3::UnitZ();
     q = (Quat::FromTwoVectors(z, s.axis.normalized()) * q).normalized();
   }
+  // A plane's normal is `normal` turned by the shape's orientation (local z of the shape frame).
+  if (s.type == ShapeType::Plane && s.axis.norm() > 0)
+    q = (q * Quat::FromTwoVectors(Vec3::UnitZ(), s.axis.normalized())).normalized();
   pose.orientation = q;
   return pose;
 }

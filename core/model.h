@@ -120,6 +120,24 @@ struct DynamicsOptions {
   int maxIterations = 40;                          // Riley iterations per impulse solve
 };
 
+/// Contact settings (compiled from ContactSpec by compileContact, core/collision/compile_contact.cpp;
+/// used by the stepper, core/dynamics/dynamics.h). Contact is on when the file has a "contact"
+/// section (and "enabled" is not false) and some shape may touch another.
+struct ContactOptions {
+  bool enabled = false;
+  bool pgs = false;                     // solver: false = AMGS Method 3.2 (paper 000), true = PGS
+  double friction = 0.5;                // μ (pyramidal, bounds ±μ λ_n)
+  double restitution = 0.0;             // e, applied when the approach speed exceeds restitutionVelocity
+  double restitutionVelocity = 0.05;    // m/s
+  double alpha = 0.3;                   // Ω = α D of AMGS
+  int iterations = 60;                  // sweeps per solve
+  double tolerance = 1e-7;              // RES (N·s) that ends the sweeps
+  double erp = 0.2;                     // β: fraction of the penetration beyond slop removed per step
+  double slop = 5e-4;                   // m: penetration left uncorrected
+  double margin = 5e-3;                 // m: contacts kept (speculatively) within this gap
+  std::vector<std::pair<int, int>> excluded;  // body pairs (sorted, first < second) that never collide
+};
+
 struct Model {
   std::string name;
   std::string sourceFile;
@@ -134,6 +152,7 @@ struct Model {
   std::vector<Motor> motors;
   std::vector<InitialRate> initialRates;
   DynamicsOptions dynamics;
+  ContactOptions contact;
 
   int nq = 0;                 // 7 × moving bodies
   int nMoving = 0;            // moving bodies

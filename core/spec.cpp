@@ -38,6 +38,7 @@ const char* toString(ShapeType t) {
     case ShapeType::Sphere: return "sphere";
     case ShapeType::Capsule: return "capsule";
     case ShapeType::Mesh: return "mesh";
+    case ShapeType::Plane: return "plane";
   }
   return "?";
 }
@@ -50,7 +51,7 @@ std::optional<JointType> jointTypeFromString(const std::string& s) {
 }
 
 std::optional<ShapeType> shapeTypeFromString(const std::string& s) {
-  for (ShapeType t : {ShapeType::Box, ShapeType::Cylinder, ShapeType::Sphere, ShapeType::Capsule, ShapeType::Mesh})
+  for (ShapeType t : {ShapeType::Box, ShapeType::Cylinder, ShapeType::Sphere, ShapeType::Capsule, ShapeType::Mesh, ShapeType::Plane})
     if (s == toString(t)) return t;
   return std::nullopt;
 }

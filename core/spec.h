@@ -38,14 +38,14 @@ struct MeshData {
   std::vector<unsigned> indices;         // 3 per triangle
 };
 
-enum class ShapeType { Box, Cylinder, Sphere, Capsule, Mesh };
+enum class ShapeType { Box, Cylinder, Sphere, Capsule, Mesh, Plane };  // Plane: fixed bodies only, half-space below z
 
 struct ShapeSpec {
   ShapeType type = ShapeType::Box;
   Vec3 size = Vec3::Zero();        // box: full edge lengths
   double radius = 0;               // cylinder, sphere, capsule
   double length = 0;               // cylinder, capsule (cylindrical part, without the caps)
-  Vec3 axis = Vec3::UnitZ();       // cylinder, capsule: unit axis in the body frame
+  Vec3 axis = Vec3::UnitZ();       // cylinder, capsule: unit axis in the body frame; plane: its outward normal
   Vec3 position = Vec3::Zero();    // shape origin in the body frame
   Quat orientation = Quat::Identity();  // shape orientation in the body frame (optional key)
   std::string file;                // mesh: path as written in the file
@@ -184,6 +184,19 @@ struct DeformableSpec {
   std::vector<DeformableAttachmentSpec> attachments;
 };
 
+/// The "contact" section (docs/format.md "Contact"; core/collision, core/contact, the stepper).
+/// Unset values take the defaults of ContactOptions (core/model.h).
+struct ContactSpec {
+  bool present = false;                 // the file has a "contact" section
+  std::optional<bool> enabled;
+  std::optional<std::string> solver;    // "amgs-3.2" (default) or "pgs"
+  std::optional<double> friction, restitution, restitutionVelocity, alpha, tolerance;
+  std::optional<int> iterations;
+  std::optional<double> erp, slop, margin;          // penetration correction β, slop (m), detection margin (m)
+  std::optional<bool> jointedCollide;   // bodies joined by a joint collide (default false)
+  std::vector<std::pair<std::string, std::string>> exclude;  // body pairs that never collide
+};
+
 struct MechanismSpec {
   int version = 1;
   std::string name;
@@ -195,6 +208,7 @@ struct MechanismSpec {
   std::vector<HandleSpec> handles;
   std::vector<DeformableSpec> deformables;  // deformable parts (load_deformable.cpp)
   DynamicsSpec dynamics;   // springs, motors, initial rates, solver settings (optional section)
+  ContactSpec contact;     // contact settings (optional section, load_contact.cpp)
 
   std::string sourceFile;  // the file it was read from (empty when built in code)
   /// Source location of each value, keyed by its path ("joints[3].axis", "bodies[0]").

@@ -10,6 +10,8 @@ PKGS=(
   liburdfdom-dev
   libtinyxml2-dev libsdformat-dev
   libspectra-dev
+  libgmsh-dev
+  libccd-dev
   xvfb xauth libgl1-mesa-dri mesa-utils qt6-qpa-plugins
 )
 missing=()

@@ -54,6 +54,8 @@ void LcpProblem::validate() const {
       static_cast<int>(jA.size()) != m * dof || static_cast<int>(jB.size()) != m * dof || lo.size() != m ||
       hi.size() != m || static_cast<int>(frictionOf.size()) != m || static_cast<int>(mu.size()) != m)
     fail("row arrays of different lengths");
+  if (cfm.size() != 0 && (cfm.size() != m || !cfm.allFinite() || cfm.minCoeff() < 0))
+    fail("cfm: want m finite values ≥ 0 (or none)");
   for (double x : invMass)
     if (!std::isfinite(x)) fail("M⁻¹ not finite");
   if (!v.allFinite() || !b.allFinite()) fail("v or b not finite");
@@ -95,7 +97,7 @@ void precompute(const LcpProblem& p, LcpPrecomputed& out) {
         aii += j[r] * sum;
       }
     }
-    out.diag[i] = aii;
+    out.diag[i] = aii + (p.cfm.size() ? p.cfm[i] : 0.0);
   }
 }
 
@@ -123,6 +125,7 @@ void slack(const LcpProblem& p, const LcpPrecomputed& pre, const VecX& lambda, V
       for (int k = 0; k < d; ++k) s += p.jA[i * d + k] * vhat[p.bodyA[i] * d + k];
     if (p.bodyB[i] >= 0)
       for (int k = 0; k < d; ++k) s += p.jB[i * d + k] * vhat[p.bodyB[i] * d + k];
+    if (p.cfm.size()) s += p.cfm[i] * lambda[i];
     w[i] = s;
   }
 }
@@ -179,6 +182,7 @@ void formDense(const LcpProblem& p, MatX& A, VecX& q) {
   const SpMat Mhat = inverseMass(p) * SpMat(J.transpose());
   const SpMat As = J * Mhat;
   A = MatX(As);
+  if (p.cfm.size()) A.diagonal() += p.cfm;
   q = J * p.v + p.b;
 }
 
@@ -187,7 +191,7 @@ namespace detail {
 void pack(const LcpProblem& p, const LcpPrecomputed& pre, const VecX& c0, const VecX& c1, PackedRows& out) {
   const int m = p.rows(), d = p.dof;
   out.dof = d;
-  out.stride = 4 * d + 3;
+  out.stride = 4 * d + 4;
   out.rows = m;
   out.boxed = p.boxed();
   out.body.resize(2 * static_cast<std::size_t>(m));
@@ -205,6 +209,7 @@ void pack(const LcpProblem& p, const LcpPrecomputed& pre, const VecX& c0, const 
     r[4 * d] = p.b[i];
     r[4 * d + 1] = c0[i];
     r[4 * d + 2] = c1.size() ? c1[i] : 0.0;
+    r[4 * d + 3] = p.cfm.size() ? p.cfm[i] : 0.0;
   }
 }
 

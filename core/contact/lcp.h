@@ -40,6 +40,10 @@ struct LcpProblem {
   VecX lo, hi;                   // (m) bounds of rows without a friction parent (0 and ∞ for the LCP)
   std::vector<int> frictionOf;   // (m) for a friction row the index of its normal row, else −1
   std::vector<double> mu;        // (m) friction coefficient of a friction row
+  VecX cfm;                      // (m or empty) diagonal regularisation ("constraint force mixing"):
+                                 // A = J M⁻¹ Jᵀ + diag(cfm), i.e. w_i += cfm_i λ_i (rows of a soft
+                                 // constraint; it makes the split of the load among redundant
+                                 // contact points unique and even). Empty: none.
 
   int rows() const { return static_cast<int>(b.size()); }
   int size() const { return bodies * dof; }

@@ -97,7 +97,7 @@ SolverResult LcpSolver::solve(const LcpProblem& p, const SolverSettings& s, VecX
       w_ += q_;
     } else {
       w_.resize(m);
-      for (int i = 0; i < m; ++i) w_[i] = detail::rowSlack(p, i, vhat_);
+      for (int i = 0; i < m; ++i) w_[i] = detail::rowSlack(p, i, vhat_) + (p.cfm.size() ? p.cfm[i] * lambda[i] : 0.0);
     }
     return residualFromSlack(p, lambda, w_);
   };

@@ -21,13 +21,13 @@ inline double rowSlack(const LcpProblem& p, int i, const VecX& vhat) {
 }
 
 /// The rows as the sparse sweeps read them, one contiguous record per row (one cache stream
-/// instead of a dozen arrays): stride = 4d + 3 doubles
-///   J_ia (d), J_ib (d), M̂ column blocks M⁻¹_a J_iaᵀ (d), M⁻¹_b J_ibᵀ (d), b_i, c0_i, c1_i
+/// instead of a dozen arrays): stride = 4d + 4 doubles
+///   J_ia (d), J_ib (d), M̂ column blocks M⁻¹_a J_iaᵀ (d), M⁻¹_b J_ibᵀ (d), b_i, c0_i, c1_i, cfm_i
 /// with c0, c1 the method's per-row constants (PGS: 1/A_ii; AMGS: γ/(A_ii + γΩ_ii), 2Ω_ii), and
 /// the two body indices, a fixed side pointing at the extra all-zero block N of v̂ (its J and M̂
 /// blocks are zero, so the block stays zero) — no branch per side.
 struct PackedRows {
-  int dof = 3, stride = 15, rows = 0;
+  int dof = 3, stride = 16, rows = 0;
   bool boxed = false;           // some row has bounds other than [0, ∞)
   std::vector<int> body;        // (2m)
   std::vector<double> data;     // (m · stride)
@@ -49,7 +49,7 @@ void packedSweepFixed(const LcpProblem& p, const PackedRows& rows, VecX& lambda,
   for (int i = 0; i < m; ++i, row += S) {
     double* va = v + body[2 * i] * D;
     double* vb = v + body[2 * i + 1] * D;
-    double r = row[4 * D];
+    double r = row[4 * D] + row[4 * D + 3] * lam[i];  // b_i + cfm_i λ_i
     for (int k = 0; k < D; ++k) r += row[k] * va[k] + row[D + k] * vb[k];
     double l = 0, u = kInf;
     if constexpr (Boxed) rowBounds(p, lambda, i, l, u);

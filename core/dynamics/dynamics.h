@@ -16,8 +16,14 @@
 //                     joint limits): J ν⁺ = −Φ_t with ν⁺ = ν* + M⁻¹ Jᵀ λ, i.e. the consistent
 //                     system (J M⁻¹ Jᵀ) λ = −Φ_t − J ν* (= Aᵀ b with A = M^{-½} Jᵀ), solved for its
 //                     WEIGHTED MINIMUM-NORM solution by Riley's iteration (riley.h, paper 002 eq. 66)
-//   3b. contact       (hook, `contactStage`): a later stage adds contact impulses here, between the
-//                     bilateral impulses and the integration, with the same M⁻¹ and twists
+//   3b. contact       when the model has contact (Model::contact.enabled): collision detection at q_n
+//                     (core/collision), then ONE mixed boxed LCP of the contact rows (normal: λ ≥ 0;
+//                     two tangents: |λ_t| ≤ μ λ_n, pyramidal) TOGETHER with every bilateral row
+//                     (unbounded) and active limit (one-sided), solved by AMGS Method 3.2 of paper 000
+//                     (or PGS) through v̂ = ν + M⁻¹Jᵀλ, never forming J M⁻¹ Jᵀ; warm-started from
+//                     the last step's contact impulses (matched by shape pair and feature); the
+//                     bilateral rows start from the Riley impulses of stage 3 (correction 0)
+//                     (contact_stage.cpp). Then the `contactStage` hook, if set.
 //   4. drift          q̃ = q_n ⊕ h ν_{n+½} (com += h v, exact rotation by h ω)
 //   5. projection     drift removal onto Φ(q, t_{n+1}) = 0: Newton in the mass metric,
 //                     Δν = M⁻¹ Jᵀ μ with (J M⁻¹ Jᵀ) μ = −Φ (J from step n: SHAKE's direction), then,
@@ -41,9 +47,14 @@
 // non-zero eigenvalue of D^{-½} J M⁻¹ Jᵀ D^{-½}, estimated at the first step and whenever the
 // set of constraint rows changes (riley.h).
 #include <functional>
+#include <map>
+#include <memory>
+#include <tuple>
 #include <string>
 #include <vector>
 
+#include "core/collision/world.h"
+#include "core/contact/solver.h"
 #include "core/data.h"
 #include "core/dynamics/riley.h"
 #include "core/dynamics/twist.h"
@@ -92,6 +103,25 @@ struct DynamicsStats {
   int constraintRows = 0;        // rows of J in the last impulse solve
   double seconds = 0;            // wall time of the last step
   std::string message;           // why a step failed, when it did
+  // contact (stage 3b) in the last step
+  int contactCount = 0;          // contact points
+  int contactRows = 0;           // rows of the mixed LCP (contact + bilateral)
+  int contactIterations = 0;     // sweeps of its solve
+  double contactResidual = 0;    // its RES (paper 000 eq. 24, natural residual), N·s
+  double maxPenetration = 0;     // deepest penetration of the step's contacts, m (≥ 0)
+  double contactSeconds = 0;     // wall time of detection + solve
+};
+
+/// One contact point of the last step (for the GUI and the tests): world point, normal from bodyA
+/// to bodyB, gap (< 0 penetration) at detection, and the impulses of the step (N·s): normal and the
+/// friction impulse as a world vector (acting on bodyB; bodyA gets the opposite).
+struct ContactReport {
+  int bodyA = -1, bodyB = -1;    // Model::bodies indices
+  Vec3 point = Vec3::Zero();
+  Vec3 normal = Vec3::UnitZ();
+  double gap = 0;
+  double normalImpulse = 0;
+  Vec3 frictionImpulse = Vec3::Zero();
 };
 
 /// Arguments of the contact stage hook: the model, the data at the stage, the inverse mass
@@ -159,8 +189,18 @@ class DynamicsStepper {
   void setPerturbationTarget(int id, const Vec3& target);
   /// Removes perturbation `id` (release). Unknown ids are ignored.
   void removePerturbation(int id);
-  /// The stage inserted between the bilateral impulses and the integration (contact impulses).
+  /// A further stage after the built-in contact stage (3b), before the integration.
   ContactStage contactStage;
+
+  // ---- contact (stage 3b, contact_stage.cpp) ----
+  /// Contact points of the last step with their impulses.
+  const std::vector<ContactReport>& contacts() const { return contactReport_; }
+  /// The collision world (null when the model has no contact).
+  const collision::CollisionWorld* collisionWorld() const { return world_.get(); }
+  /// Stage 3b: detects contacts at d.q and applies the mixed contact + bilateral impulses to the
+  /// twist (tPhi: time of the driver rates). Returns the bilateral part of the impulses (rows of J,
+  /// to add to the step's impulses; empty when there was no contact).
+  VecX contactImpulses(const Data& d, double tPhi, double h);
 
  private:
   void buildRows(const Data& d);
@@ -168,6 +208,8 @@ class DynamicsStepper {
   void finishStep(Data& d, double h, const VecX& nuOld);
   /// Adds Jᵀλ (rows of the current J) to the step's per-joint reaction wrenches.
   void addReactionImpulse(const VecX& lambda);
+  /// Φ_t of the rows of J at tPhi (drivers), limit rows' (θ − bound)/h: the rows' velocity target is J ν = −Φ_t.
+  VecX rowVelocityBias(const Data& d, double tPhi) const;
 
   const Model& m_;
   std::vector<int> imposedDrivers_;     // drivers imposed as constraints (not followed by a servo)
@@ -204,6 +246,15 @@ class DynamicsStepper {
   bool initialized_ = false;
   DynamicsStats stats_;
   double lastH_ = 0;
+  // contact
+  std::unique_ptr<collision::CollisionWorld> world_;
+  std::vector<collision::Contact> contactPoints_;
+  std::vector<ContactReport> contactReport_;
+  contact::LcpProblem lcp_;
+  contact::LcpSolver lcpSolver_;
+  VecX lcpLambda_;
+  /// Warm start: impulses (normal, tangent 1, tangent 2) of the last step by (geomA, geomB, feature).
+  std::map<std::tuple<int, int, int>, Vec3> warm_;
 };
 
 /// Mechanical energy of d (kinetic from d.q, d.qd; potential: gravity, springs, joint springs).

@@ -57,7 +57,12 @@ std::vector<int> imposedDriversOf(const Model& m) {
 
 }  // namespace
 
-DynamicsStepper::DynamicsStepper(const Model& m) : m_(m), imposedDrivers_(imposedDriversOf(m)) {}
+DynamicsStepper::DynamicsStepper(const Model& m) : m_(m), imposedDrivers_(imposedDriversOf(m)) {
+  if (m.contact.enabled) {
+    world_ = std::make_unique<collision::CollisionWorld>(m);
+    if (!world_->anyPair()) world_.reset();
+  }
+}
 
 // ---- constraint rows, N = J M⁻¹ Jᵀ, Riley factors ----
 
@@ -269,9 +274,8 @@ bool DynamicsStepper::prepareConstraints(const Data& d) {
 
 // ---- impulses (stage 3) ----
 
-VecX DynamicsStepper::constraintImpulses(const Data& d, double tPhi, VecX& nu) {
+VecX DynamicsStepper::rowVelocityBias(const Data& d, double tPhi) const {
   const int rows = static_cast<int>(J_.rows());
-  if (rows == 0) return VecX();
   // Φ_t of the imposed driver rows at tPhi (joint and limit rows are scleronomic).
   VecX phiT = VecX::Zero(rows);
   if (!imposedDrivers_.empty()) {
@@ -291,6 +295,13 @@ VecX DynamicsStepper::constraintImpulses(const Data& d, double tPhi, VecX& nu) {
       const double bound = rowLimitSign_[r] > 0 ? j.limits->first : j.limits->second;
       phiT(r) = (d.coords(rowSource_[r]) - bound) / lastH_;
     }
+  return phiT;
+}
+
+VecX DynamicsStepper::constraintImpulses(const Data& d, double tPhi, VecX& nu) {
+  const int rows = static_cast<int>(J_.rows());
+  if (rows == 0) return VecX();
+  VecX phiT = rowVelocityBias(d, tPhi);
   VecX lambda;
   for (int pass = 0; pass < 4; ++pass) {
     // r = −Φ_t − J ν*
@@ -534,7 +545,12 @@ bool DynamicsStepper::step(Data& d, double h) {
   nu_ += 0.5 * h * dv;
   reactionWrench_.assign(m_.joints.size(), {dyn::Vec6::Zero(), dyn::Vec6::Zero()});
   VecX lambdaA = constraintImpulses(d, d.t + 0.5 * h, nu_);
-  // 3b. contact stage hook.
+  // 3b. contact: contact rows and the bilateral rows in one boxed LCP (contact_stage.cpp).
+  if (world_) {
+    const VecX lc = contactImpulses(d, d.t + 0.5 * h, h);
+    if (lc.size() > 0 && lc.size() == lambdaA.size()) lambdaA += lc;
+    if (!nu_.allFinite()) return fail("the contact impulses are not finite");
+  }
   if (contactStage) contactStage(m_, d, bi_, nu_, h);
   // 4. drift.
   dyn::displace(m_, bi_, h * nu_, d.q);

@@ -24,6 +24,7 @@
 #include "core/io/json_value.h"
 #include "core/io/load_deformable.h"
 #include "core/io/load_dynamics.h"
+#include "core/io/load_contact.h"
 #include "core/io/mesh.h"
 #include "core/tolerances.h"
 
@@ -96,8 +97,10 @@ const std::vector<std::string>& shapeKeys(ShapeType t) {
   static const std::vector<std::string> box{"size", "position", "orientation", "color"},
       cyl{"radius", "length", "axis", "position", "orientation", "color"},
       sph{"radius", "position", "orientation", "color"},
-      mesh{"file", "scale", "position", "orientation", "color"};
+      mesh{"file", "scale", "position", "orientation", "color"},
+      plane{"normal", "position", "orientation", "color"};
   switch (t) {
+    case ShapeType::Plane: return plane;
     case ShapeType::Box: return box;
     case ShapeType::Cylinder:
     case ShapeType::Capsule: return cyl;
@@ -289,7 +292,7 @@ class Reader {
     spec_.version = version;
 
     checkKeys(root, "", {"mechsim", "name", "units", "gravity", "bodies", "joints", "drivers", "handles",
-                         "dynamics", "deformables"},
+                         "dynamics", "deformables", "contact"},
               "the mechanism");
     if (const Value* u = opt(root, "", "units")) units(*u);
     if (const Value* n = opt(root, "", "name")) spec_.name = string(*n, "name");
@@ -317,6 +320,8 @@ class Reader {
     if (const Value* dyn = opt(root, "", "dynamics")) readDynamicsSection(*dyn, spec_, file_, L_, A_);
     // Deformable parts: tetrahedral meshes, material, pinned / attached vertices (load_deformable.cpp).
     if (const Value* def = opt(root, "", "deformables")) readDeformablesSection(*def, spec_, file_, L_, baseDir_);
+    // Contact settings, exclusions (load_contact.cpp).
+    if (const Value* con = opt(root, "", "contact")) readContactSection(*con, spec_, file_, L_);
   }
 
   void units(const Value& u) {
@@ -407,13 +412,13 @@ class Reader {
     const std::string ts = string(tv, child(path, "type"));
     const auto t = shapeTypeFromString(ts);
     if (!t)
-      fail(tv, child(path, "type"), "unknown shape type \"" + ts + "\" (expected box, cylinder, sphere, capsule or mesh)" +
-                                        didYouMean(ts, {"box", "cylinder", "sphere", "capsule", "mesh"}));
+      fail(tv, child(path, "type"), "unknown shape type \"" + ts + "\" (expected box, cylinder, sphere, capsule, mesh or plane)" +
+                                        didYouMean(ts, {"box", "cylinder", "sphere", "capsule", "mesh", "plane"}));
     s.type = *t;
     std::vector<std::string> allowed = shapeKeys(s.type);
     allowed.insert(allowed.begin(), "type");
     checkKeys(v, path, allowed, std::string("a ") + ts + " shape", [&](const std::string& k) -> std::string {
-      for (ShapeType o : {ShapeType::Box, ShapeType::Cylinder, ShapeType::Sphere, ShapeType::Capsule, ShapeType::Mesh}) {
+      for (ShapeType o : {ShapeType::Box, ShapeType::Cylinder, ShapeType::Sphere, ShapeType::Capsule, ShapeType::Mesh, ShapeType::Plane}) {
         const auto& ok = shapeKeys(o);
         if (std::find(ok.begin(), ok.end(), k) != ok.end())
           return "key \"" + k + "\" is not used by a " + ts + " shape (" + ts + " shapes take: " + join(allowed) + ")";
@@ -457,6 +462,9 @@ class Reader {
         loadMesh(s, fv, child(path, "file"));
         break;
       }
+      case ShapeType::Plane:  // the half-space below the plane through `position` (contact ground)
+        if (const Value* x = opt(v, path, "normal")) s.axis = direction(*x, child(path, "normal"));
+        break;
     }
     if (const Value* x = opt(v, path, "position")) s.position = vec3(*x, child(path, "position"), L_);
     if (const Value* x = opt(v, path, "orientation")) s.orientation = orientation(*x, child(path, "orientation"));

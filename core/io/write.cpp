@@ -8,6 +8,7 @@
 // small emitter that keeps short arrays and objects on one line, as a person would write them.
 #include "core/io/write.h"
 #include "core/io/load_dynamics.h"
+#include "core/io/load_contact.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -59,6 +60,9 @@ Json shape(const ShapeSpec& s, double L) {
       j["file"] = s.file;
       // The spec's scale maps mesh coordinates to metres; the file's maps them to file units.
       if (std::abs(s.scale / L - 1) > 1e-14) j["scale"] = s.scale / L;
+      break;
+    case ShapeType::Plane:
+      if ((s.axis - Vec3::UnitZ()).cwiseAbs().maxCoeff() > kDefaultEps) j["normal"] = vec(s.axis, 1.0);
       break;
   }
   if (!isZero(s.position)) j["position"] = vec(s.position, L);
@@ -227,6 +231,7 @@ std::string writeMechanism(const MechanismSpec& spec) {
   }
   // The dynamics section (load_dynamics.cpp), when the spec has one.
   if (spec.dynamics.present || !dynamicsSectionJson(spec).empty()) doc["dynamics"] = dynamicsSectionJson(spec);
+  if (spec.contact.present) doc["contact"] = contactSectionJson(spec);
   std::string out;
   emit(doc, out, 0, 0);
   out += '\n';

@@ -92,7 +92,35 @@ class TestContactLcp : public QObject {
   void boxedRespectsFrictionBounds();
   void boxedFixedBoundsMatchEnumeration();
   void badInputIsRejected();
+  void cfmRegularisedMatchesLemke();
 };
+
+void TestContactLcp::cfmRegularisedMatchesLemke() {
+  // With cfm = κ diag(J M⁻¹ Jᵀ) the solvers must reach the solution of LCP(q, A + diag(cfm)),
+  // A formed here from J and M⁻¹ independently of the solvers' code (κ = 0.05, large enough that
+  // the unregularised solution is far from it).
+  std::mt19937 g(21);
+  for (int trial = 0; trial < 6; ++trial) {
+    const int dof = trial % 2 ? 6 : 3;
+    LcpProblem p = randomProblem(g, dof, 5, dof == 3 ? 9 : 12);
+    const SpMat J = jacobian(p);
+    const MatX A0 = MatX(J * inverseMass(p) * SpMat(J.transpose()));
+    p.cfm = 0.05 * A0.diagonal();
+    const MatX A = A0 + MatX(p.cfm.asDiagonal());
+    const VecX q = J * p.v + p.b;
+    VecX exact, plain;
+    QVERIFY(lemke(A, q, exact));
+    QVERIFY(lemke(A0, q, plain));
+    QVERIFY((exact - plain).norm() > 1e-3 * (1 + exact.norm()));
+    for (const char* method : {"pgs", "amgs-2.2", "amgs-3.1-D", "amgs-3.1-a0.2"}) {
+      SolverResult r;
+      const VecX lambda = solveWith(p, method, 100000, VecX(), 1e-10, &r);
+      QVERIFY2(r.converged, qPrintable(QString("%1 trial %2: RES %3").arg(method).arg(trial).arg(r.residual)));
+      QVERIFY2((lambda - exact).norm() <= 1e-6 * (1 + exact.norm()),
+               qPrintable(QString("%1 trial %2: error %3").arg(method).arg(trial).arg((lambda - exact).norm())));
+    }
+  }
+}
 
 void TestContactLcp::lemkeMatchesEnumeration() {
   std::mt19937 g(11);
