@@ -13,6 +13,8 @@
 // to 1e-10 (‖x − x*‖ / ‖x* − x_start‖) — a small ‖Δx‖ is not a solution when a method stalls.
 // Methods: newton (projected Newton + CHOLMOD), vbd (per-vertex Newton, coloured Gauss–Seidel),
 // jacobi (per-vertex Newton, Jacobi), jgs2-jacobi and jgs2-gs (cubature variant, modal split).
+// Then vbd, jacobi, jgs2-jacobi and jgs2-gs again with the global step control of solver.h
+// (Acceleration::Subspace: the quadratic model minimised over the sweep's and the previous step).
 // An ablation case on a small beam shows the three JGS2 variants (exact-schur, exact-sum,
 // cubature) and the two sampled right-hand-side forms the modal split replaces.
 // The GPU backend (gpu/) adds rows with backend = cuda when a device is present.
@@ -95,6 +97,7 @@ struct MethodSpec {
   Jgs2RhsForm form;
   int maxIterations;
   bool schur = false;
+  Acceleration acceleration = Acceleration::None;
 };
 
 /// Runs `steps` steps of one method from (x0, v0) at time t0; fills iterations, time, convergence
@@ -104,12 +107,15 @@ Row runMethod(const Scene& s, const Jgs2Data* jgs2, const MethodSpec& ms, const 
   Row r;
   r.method = ms.name;
   r.variant = ms.method == Method::Jgs2Jacobi || ms.method == Method::Jgs2GaussSeidel ? toString(ms.variant) : "";
+  if (ms.acceleration != Acceleration::None)
+    r.variant += std::string(r.variant.empty() ? "" : "+") + toString(ms.acceleration);
   SolveOptions o;
   o.method = ms.method;
   o.variant = ms.variant;
   o.maxIterations = ms.maxIterations;
   o.tolerance = 1e-4;
   o.schurHessian = ms.schur;
+  o.acceleration = ms.acceleration;
   VecX x = x0, v = v0;
   int its = 0, conv = 0;
   double secs = 0;
@@ -155,19 +161,19 @@ void printTable(std::ostream& out, const std::vector<Row>& rows, bool csv) {
   for (const Row& r : rows) {
     if (r.caseName != last) {
       out << "\n" << r.caseName << "  (" << r.tets << " tets, stiffness " << r.stiffness << "x)\n";
-      out << "  method                     it/step   ms/it  conv   error  it(err<1e-3)  precomp_s  it vs vbd  it(err) vs vbd  "
+      out << "  method                             it/step   ms/it  conv   error  it(err<1e-3)  precomp_s  it vs vbd  it(err) vs vbd  "
              "ms/it vs vbd\n";
       last = r.caseName;
     }
     const Row* vbd = nullptr;
     for (const Row& q : rows)
-      if (q.caseName == r.caseName && q.method == "vbd" && q.backend == r.backend) vbd = &q;
+      if (q.caseName == r.caseName && q.method == "vbd" && q.variant.empty() && q.backend == r.backend) vbd = &q;
     std::ostringstream name;
     name << r.method << (r.variant.empty() || r.variant == "cubature" ? "" : "[" + r.variant + "]")
          << (r.backend == "cpu" ? "" : " (" + r.backend + ")");
     std::ostringstream itErr;
     itErr << (r.errReached ? "" : ">") << r.itErr;
-    out << "  " << std::left << std::setw(25) << name.str() << std::right << std::setw(9) << std::fixed
+    out << "  " << std::left << std::setw(33) << name.str() << std::right << std::setw(9) << std::fixed
         << std::setprecision(1) << r.iterations << std::setw(8) << std::setprecision(2) << 1e3 * r.timePerIteration
         << std::setw(4) << r.converged << "/" << r.steps << std::setw(8) << std::scientific << std::setprecision(0)
         << r.error << std::setw(14) << itErr.str() << std::fixed << std::setw(11) << std::setprecision(2)
@@ -216,6 +222,14 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
           {"jacobi", Method::Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap},
           {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap},
           {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap},
+          // The same sweeps with the global step control of solver.h (quadratic model minimised over
+          // the sweep's step and the previous step): the baselines get it too.
+          {"vbd", Method::Vbd, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false, Acceleration::Subspace},
+          {"jacobi", Method::Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false, Acceleration::Subspace},
+          {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::Subspace},
+          {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::Subspace},
       };
       for (const MethodSpec& ms : methods) {
         Row r = runMethod(s, &jgs2, ms, x, v, t, steps, xRef, errCap);
@@ -305,7 +319,11 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
                    {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::ExactSchur, form, 100},
                    {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::ExactSum, form, 5000},
                    {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::ExactSum, form, 5000, true},
-                   {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, form, 5000}};
+                   {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, form, 5000},
+                   {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::ExactSum, form, 5000, false, Acceleration::Subspace},
+                   {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, form, 5000, false, Acceleration::Subspace},
+                   {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, form, 5000},
+                   {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, form, 5000, false, Acceleration::Subspace}};
       } else {
         methods = {{"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, form, 5000}};
       }
@@ -314,9 +332,10 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
         r.caseName = "ablation-cantilever-20x";
         r.stiffness = 20;
         r.tets = m.tetCount();
-        r.precompute = ms.method == Method::Jgs2Jacobi ? jgs2.totalSeconds : 0;
-        if (ms.variant == Jgs2Variant::Cubature && ms.method == Method::Jgs2Jacobi)
-          r.variant = std::string("cubature-") + toString(form);
+        r.precompute = ms.method == Method::Jgs2Jacobi || ms.method == Method::Jgs2GaussSeidel ? jgs2.totalSeconds : 0;
+        if (ms.variant == Jgs2Variant::Cubature && ms.method != Method::Vbd && ms.method != Method::Newton)
+          r.variant = std::string("cubature-") + toString(form) +
+                      (ms.acceleration != Acceleration::None ? std::string("+") + toString(ms.acceleration) : "");
         if (ms.schur) r.variant += "-schur";
         rows.push_back(r);
       }

@@ -15,6 +15,7 @@ int cmdKinematics(const Args& args);
 int cmdBench(const Args& args);
 int cmdInfo(const Args& args);
 int cmdSimulate(const Args& args);  // cmd_simulate.cpp: forward dynamics
+int cmdDeform(const Args& args);    // cmd_deform.cpp: kinematic run with deformable parts
 
 /// Small argument helpers shared by the subcommands.
 bool hasFlag(const Args& args, const std::string& flag);

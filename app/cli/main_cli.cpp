@@ -18,6 +18,7 @@ void usage(std::FILE* to) {
                "  check FILE [--json]                               load and analyse a mechanism\n"
                "  kinematics FILE --t-end T --dt H --out OUT.csv    kinematic analysis driven by the file's drivers\n"
                "  simulate FILE --t-end T --dt H --out OUT.csv      forward dynamics (reactions and energy columns)\n"
+               "  deform FILE --t-end T --dt H --out OUT.csv        kinematic run with deformable parts (--method M)\n"
                "  bench NAME [--csv]                                benchmark programs (kinematics, dynamics, anm, deform, contact)\n"
                "  info                                              version, build options, compute devices\n"
                "\n"
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return cmdBench(args);
     if (cmd == "info") return cmdInfo(args);
     if (cmd == "simulate") return cmdSimulate(args);
+    if (cmd == "deform") return cmdDeform(args);
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       usage(stdout);
       return 0;

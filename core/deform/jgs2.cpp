@@ -99,10 +99,24 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
     vertexRotations(m, xc, R);
     modalCoefficients(G);
   };
-  // Gauss–Seidel keeps the sweep's modal coefficients: each colour then applies its own share of
-  // one coarse correction. (Recomputing them after every colour applies overlapping corrections and
-  // diverged on the 1000× cantilever.)
   auto refresh = [](const VecX&, const ElementCache&, const std::vector<double>&) {};
+  // Gauss–Seidel with the modal split: the modal (low-frequency) part of the step, −R Σ_t a_t φ_t,
+  // is one global correction, so it is applied to every vertex at once before the colours; the
+  // colours then solve the remaining residual (recomputed at the moved x) with the cubature-damped
+  // local matrix. (Splitting the correction over the colours with the sweep's stale coefficients
+  // overshot and diverged on the 1000× cantilever.)
+  auto coarse = [&](VecX& xc, const ElementCache&, const std::vector<double>&) {
+    if (form != Jgs2RhsForm::Modal || T == 0) return false;
+    for (int i : m.freeVertices) {
+      double nlow[3] = {0, 0, 0}, nl[3];
+      for (int t = 0; t < T; ++t)
+        for (int r = 0; r < 3; ++r) nlow[r] += modal[t] * jgs2->modes(3 * i + r, t);
+      hd::matVec(&R[9 * std::size_t(i)], nlow, nl);
+      for (int r = 0; r < 3; ++r) xc[3 * i + r] -= nl[r];
+    }
+    std::fill(modal.begin(), modal.end(), 0.0);  // the colours see no modal part any more
+    return true;
+  };
 
   // One element's contribution to vertex i's local system (A: H̃_ii, b: g̃_i unless modal).
   auto addElement = [&](int i, int t, double w, const double* Ubar, const VecX& xc, const ElementCache& c,
@@ -181,7 +195,7 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
     for (int r = 0; r < 3; ++r) d[r] = -sol[r];
     return true;
   };
-  return detail::runSweeps(m, opt, z, x, opt.method == Method::Jgs2GaussSeidel, prepare, local, refresh);
+  return detail::runSweeps(m, opt, z, x, opt.method == Method::Jgs2GaussSeidel, prepare, local, refresh, coarse);
 }
 
 }  // namespace mechsim::deform

@@ -134,7 +134,8 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     // 4. Cubature training (Eq. 18).
     t = Clock::now();
     // Targets g̃_i(t) = Ū_iᵀ g(t) − g_i(t), normalised per pose.
-    const MatX full = Uf.transpose() * residuals;  // 3 × T
+    // Ū_iᵀ H̄ φ_t = Sc̄_i S_i φ_t, since H̄ Ū_i = S_iᵀ Sc̄_i (Eq. 23): O(T) instead of O(nT).
+    const MatX full = Sc * modes.middleRows(3 * k, 3);  // 3 × T
     VecX target(3 * nModes), scale(nModes);
     for (int p = 0; p < nModes; ++p) {
       const Vec3 y = full.col(p) - residuals.block(3 * k, p, 3, 1);

@@ -26,6 +26,15 @@ const char* toString(Jgs2Variant v) {
   return "?";
 }
 
+const char* toString(Acceleration a) {
+  switch (a) {
+    case Acceleration::None: return "none";
+    case Acceleration::LineSearch: return "line-search";
+    case Acceleration::Subspace: return "subspace";
+  }
+  return "?";
+}
+
 const char* toString(Jgs2RhsForm f) {
   switch (f) {
     case Jgs2RhsForm::Residual: return "residual";

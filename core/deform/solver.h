@@ -29,9 +29,21 @@ namespace mechsim::deform {
 
 enum class Method { Newton, Jacobi, Vbd, Jgs2Jacobi, Jgs2GaussSeidel };
 enum class Jgs2Variant { ExactSchur, ExactSum, Cubature };
+/// Global step control of the per-vertex sweeps (VBD-style and JGS2), applied after each sweep on
+/// the quadratic model q(d) = gᵀd + ½ dᵀHd of E at x^k (g, H: the sweep's own gradient and
+/// projected element Hessians, so it costs one pass of 12×12 products and a few global sums):
+///   None       x^{k+1} = x^k + d (the paper's sweeps as written)
+///   LineSearch x^{k+1} = x^k + α d, α = −gᵀd / dᵀHd: the exact line search of the quadratic model
+///              along the sweep's direction — the cure of overshoot the paper calls expensive (§2),
+///              here two dot products (notes §10: stagnation instead of divergence without it)
+///   Subspace   x^{k+1} = x^k + α d + β p, p the previous step: the model minimised over the plane
+///              of the sweep and the last step (a 2×2 solve; a locally optimal, CG-like
+///              momentum that needs no tuned parameter, unlike VBD's Chebyshev ρ)
+enum class Acceleration { None, LineSearch, Subspace };
 
 const char* toString(Method m);
 const char* toString(Jgs2Variant v);
+const char* toString(Acceleration a);
 
 /// Right-hand side g̃_i of the Cubature variant.
 ///   Residual — Σ_{e∈𝒮_i} w_e Σ_{a∈e} U_{i,a}ᵀ g_a/val_a: samples of the assembled residual (Eq. 17
@@ -55,7 +67,7 @@ const char* toString(Jgs2RhsForm f);
 struct Jgs2Options {
   int cubatureElements = 6;       // |𝒮_i| (paper: 4 or 6)
   double cubatureTolerance = 0.01;  // stop adding elements at this relative training residual (Eq. 18)
-  int trainingModes = 24;         // low-frequency eigenvectors of H̄: training poses and modal split
+  int trainingModes = 64;         // low-frequency eigenvectors of H̄: training poses and modal split
   int candidatesPerRound = 48;    // random candidates tried per greedy round
   bool denseBasis = false;        // keep every Ū_i whole (needed by ExactSum; O(nv²) memory)
   /// How the Cubature variant forms its right-hand side (see Jgs2RhsForm).
@@ -97,6 +109,8 @@ struct SolveOptions {
   /// H̃ = U_Cᵀ H_CC U_C = −H_iC U_C) instead of the paper's PSD "damper" H_ii + H̃_ii; falls back to
   /// the damper form at a vertex where H_ii − H̃_ii is not positive definite.
   bool schurHessian = false;
+  /// Per-vertex sweeps only (Jacobi, Vbd, JGS2 except the oracle): global step control.
+  Acceleration acceleration = Acceleration::None;
   /// Called with x after every iteration; returning true stops the solve as converged (the
   /// benchmark stops on the error against a reference solution this way). Empty: not used.
   std::function<bool(const VecX&)> monitor;

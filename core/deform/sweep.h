@@ -56,35 +56,94 @@ inline ColourPlan makeColourPlan(const DeformableModel& m) {
   return p;
 }
 
+/// dᵀ H e for H = M/h² + Σ_e H_e (the cached, projected element Hessians); d and e are zero at
+/// prescribed vertices.
+inline double hessianForm(const DeformableModel& m, const ElementCache& c, const VecX& d, const VecX& e) {
+  const double invH2 = 1.0 / (m.h * m.h);
+  double s = 0;
+  for (int v = 0; v < m.vertexCount(); ++v) s += invH2 * m.mass[v] * d.segment<3>(3 * v).dot(e.segment<3>(3 * v));
+  for (int t = 0; t < m.tetCount(); ++t) {
+    const auto& tet = m.mesh.tets[t];
+    double de[12], ee[12];
+    for (int a = 0; a < 4; ++a)
+      for (int r = 0; r < 3; ++r) {
+        de[3 * a + r] = d[3 * tet[a] + r];
+        ee[3 * a + r] = e[3 * tet[a] + r];
+      }
+    const double* He = &c.H[144 * std::size_t(t)];
+    for (int r = 0; r < 12; ++r) {
+      if (de[r] == 0) continue;
+      double row = 0;
+      for (int k = 0; k < 12; ++k) row += He[12 * r + k] * ee[k];
+      s += de[r] * row;
+    }
+  }
+  return s;
+}
+
+/// Global step control (solver.h, Acceleration): replaces the sweep's step d by the minimiser of
+/// the quadratic model gᵀs + ½ sᵀHs over s ∈ span{d} (LineSearch) or span{d, p} (Subspace, p the
+/// previous step). g: the gradient at x^k (3 nv, zero at prescribed vertices).
+/// secantCurvature ≥ 0 replaces dᵀHd by a measured value (Gauss–Seidel: (g(x^k + d) − g(x^k))ᵀd,
+/// since its element Hessians are updated during the sweep and no longer describe x^k).
+inline VecX controlStep(const DeformableModel& m, const ElementCache& c, Acceleration acc, const std::vector<double>& g,
+                        const VecX& d, const VecX& p, double secantCurvature = -1) {
+  if (acc == Acceleration::None) return d;
+  const Eigen::Map<const VecX> gv(g.data(), static_cast<Eigen::Index>(g.size()));
+  const double dHd = secantCurvature >= 0 ? secantCurvature : hessianForm(m, c, d, d), gd = gv.dot(d);
+  if (!(dHd > 0)) return d;
+  if (acc == Acceleration::Subspace && p.squaredNorm() > 0) {
+    const double dHp = hessianForm(m, c, d, p), pHp = hessianForm(m, c, p, p), gp = gv.dot(p);
+    const double det = dHd * pHp - dHp * dHp;
+    if (pHp > 0 && det > 1e-10 * dHd * pHp) {
+      const double a = (-gd * pHp + gp * dHp) / det, b = (-gp * dHd + gd * dHp) / det;
+      return a * d + b * p;
+    }
+  }
+  return (-gd / dHd) * d;
+}
+
 /// Runs sweeps until the normalised step is below the tolerance. `prepare(x, cache, G)` runs at
 /// the start of each sweep (after the element pass); `local(i, x, cache, G, delta)` returns the
 /// update of free vertex i (false: singular local system → no move).
 /// `refresh(x, cache, G)` runs in Gauss–Seidel after each colour, once the residuals it changed
-/// are updated.
-template <class Prepare, class Local, class Refresh>
+/// are updated. `coarse(x, cache, G)` (Gauss–Seidel only) may move x before the colours and
+/// returns true when it did. With opt.acceleration the sweep's step is then rescaled / combined with the last
+/// step (controlStep); Gauss–Seidel uses the gradient at x^k and the element Hessians as updated
+/// during the sweep.
+template <class Prepare, class Local, class Refresh, class Coarse>
 SolveStats runSweeps(const DeformableModel& m, const SolveOptions& opt, const VecX& z, VecX& x, bool gaussSeidel,
-                     Prepare&& prepare, Local&& local, Refresh&& refresh) {
+                     Prepare&& prepare, Local&& local, Refresh&& refresh, Coarse&& coarse) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   SolveStats st;
   ElementCache c;
-  std::vector<double> G;
+  std::vector<double> G, G0;
   ColourPlan plan;
   if (gaussSeidel) plan = makeColourPlan(m);
-  VecX dx = VecX::Zero(x.size());
+  VecX dx = VecX::Zero(x.size()), prev = VecX::Zero(x.size());
   for (int it = 0; it < opt.maxIterations; ++it) {
     evalElements(m, x, c, true);
     vertexResiduals(m, z, x, c, G);
     prepare(x, c, G);
+    const VecX xs = x;
+    if (gaussSeidel && opt.acceleration != Acceleration::None) G0 = G;  // the gradient at x^k
+    // Gauss–Seidel: a global correction the solver applies before the colours (JGS2's modal part);
+    // the residuals then follow the moved x (element Hessians kept from x^k until each colour
+    // refreshes its own).
+    if (gaussSeidel && coarse(x, c, G)) {
+      evalElements(m, x, c, false);
+      vertexResiduals(m, z, x, c, G);
+    }
     if (!gaussSeidel) {
       for (int i : m.freeVertices) {
         double d[3] = {0, 0, 0};
         local(i, x, c, G, d);
         for (int r = 0; r < 3; ++r) dx[3 * i + r] = d[r];
       }
+      dx = controlStep(m, c, opt.acceleration, G, dx, prev);
       x += dx;
     } else {
-      const VecX xs = x;
       for (int col = 0; col < m.colourCount; ++col) {
         for (int i : plan.vertices[col]) {
           double d[3] = {0, 0, 0};
@@ -96,7 +155,14 @@ SolveStats runSweeps(const DeformableModel& m, const SolveOptions& opt, const Ve
         refresh(x, c, G);
       }
       dx = x - xs;
+      if (opt.acceleration != Acceleration::None) {
+        double curv = 0;  // (g(x^k + d) − g(x^k))ᵀ d: G is current after the colour refreshes
+        for (int k = 0; k < static_cast<int>(G.size()); ++k) curv += (G[k] - G0[k]) * dx[k];
+        dx = controlStep(m, c, opt.acceleration, G0, dx, prev, std::max(0.0, curv));
+        x = xs + dx;
+      }
     }
+    prev = dx;
     if (recordIteration(opt, it, normalisedStep(m, dx), x, st)) break;
   }
   st.finalEnergy = incrementalEnergy(m, z, x);

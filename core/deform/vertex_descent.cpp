@@ -21,7 +21,8 @@ SolveStats solveVertexDescent(const DeformableModel& m, const SolveOptions& opt,
     for (int r = 0; r < 3; ++r) d[r] = -y[r];
     return true;
   };
-  return detail::runSweeps(m, opt, z, x, opt.method == Method::Vbd, prepare, local, prepare);
+  auto noCoarse = [](VecX&, const ElementCache&, const std::vector<double>&) { return false; };
+  return detail::runSweeps(m, opt, z, x, opt.method == Method::Vbd, prepare, local, prepare, noCoarse);
 }
 
 }  // namespace mechsim::deform

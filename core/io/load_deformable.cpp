@@ -17,6 +17,8 @@
 #include <filesystem>
 
 #include "core/deform/tet_mesh.h"
+#include "core/io/mesh.h"
+#include "core/io/tetrahedralise.h"
 #include "core/io/load.h"
 #include "core/io/tetmesh_io.h"
 
@@ -97,8 +99,8 @@ class DeformReader {
   }
 
   void mesh(const Value& v, const std::string& path, DeformableSpec& d) {
-    expect(v, path, Kind::Object, "a mesh object {\"type\": \"box\" | \"cylinder\" | \"tetgen\" | \"gmsh\", ...}");
-    const Value& t = req(v, path, "type", "\"box\", \"cylinder\", \"tetgen\" or \"gmsh\"");
+    expect(v, path, Kind::Object, "a mesh object {\"type\": \"box\" | \"cylinder\" | \"tetgen\" | \"gmsh\" | \"surface\", ...}");
+    const Value& t = req(v, path, "type", "\"box\", \"cylinder\", \"tetgen\", \"gmsh\" or \"surface\"");
     expect(t, path + ".type", Kind::String, "a string");
     d.meshType = t.string;
     deform::TetMesh m;
@@ -135,8 +137,34 @@ class DeformReader {
       for (Vec3& q : tm.vertices) q *= scale * L_;
       m.vertices = std::move(tm.vertices);
       m.tets = std::move(tm.tets);
+    } else if (d.meshType == "surface") {
+      // A closed triangle surface (any format Assimp reads) filled with tets by Gmsh's library.
+      keys(v, path, {"type", "file", "scale", "size"}, "a surface mesh");
+      const Value& f = req(v, path, "file", "the closed surface mesh file, relative to this file");
+      expect(f, path + ".file", Kind::String, "a file name");
+      d.file = f.string;
+      double scale = 1, size = 0;
+      if (const Value* s = opt(v, path, "scale")) scale = positive(*s, path + ".scale", "scale");
+      if (const Value* s = opt(v, path, "size")) size = positive(*s, path + ".size", "size") * L_;
+      std::filesystem::path p(d.file);
+      if (p.is_relative()) p = std::filesystem::path(baseDir_.empty() ? "." : baseDir_) / p;
+      d.resolvedFile = p.lexically_normal().string();
+      try {
+        const auto surf = loadMeshFile(d.resolvedFile);
+        std::vector<Vec3> pts;
+        for (const auto& q : surf->vertices) pts.push_back(q.cast<double>() * scale * L_);
+        std::vector<std::array<int, 3>> tri;
+        for (std::size_t k = 0; k + 2 < surf->indices.size(); k += 3)
+          tri.push_back({int(surf->indices[k]), int(surf->indices[k + 1]), int(surf->indices[k + 2])});
+        tri = weldVertices(pts, tri);
+        TetMeshFile tm = tetrahedraliseSurface(pts, tri, size);
+        m.vertices = std::move(tm.vertices);
+        m.tets = std::move(tm.tets);
+      } catch (const std::exception& e) {
+        fail(f, path + ".file", d.resolvedFile + ": " + e.what());
+      }
     } else {
-      fail(t, path + ".type", "unknown mesh type \"" + d.meshType + "\" (expected \"box\", \"cylinder\", \"tetgen\" or \"gmsh\")");
+      fail(t, path + ".type", "unknown mesh type \"" + d.meshType + "\" (expected \"box\", \"cylinder\", \"tetgen\", \"gmsh\" or \"surface\")");
     }
     try {
       deform::validateAndOrient(m);
