@@ -237,6 +237,15 @@ void SimulationController::fillDynamicFrame(Frame& f) const {
     f.reactionForce.push_back(r.force);
     f.reactionTorque.push_back(r.torque);
   }
+  f.hasContact = dyn_->hasContact();
+  if (f.hasContact) {
+    const DynamicsStats& st = dyn_->stats();
+    f.contactIterations = st.contactIterations;
+    f.contactResidual = st.contactResidual;
+    f.maxPenetration = st.maxPenetration;
+    f.contacts.reserve(dyn_->contacts().size());
+    for (const ContactReport& c : dyn_->contacts()) f.contacts.push_back({c.point, c.normal, c.normalImpulse});
+  }
   if (dragging_) {
     f.dragPoint = dyn_->grabbedPoint();
     f.dragTarget = dyn_->target();
@@ -267,6 +276,16 @@ void appendDynamicPlotQuantities(const Model& m, std::vector<PlotQuantity>& out)
   out.push_back({energy, QObject::tr("total (J)"),
                  [](const Frame& f) { return f.dynamic ? f.kinetic + f.potential : NAN; }});
   out.push_back({energy, QObject::tr("drag work (J)"), [](const Frame& f) { return f.dynamic ? f.perturbationWork : NAN; }});
+  if (m.contact.enabled) {
+    const QString contact = QObject::tr("Contact (dynamic mode)");
+    out.push_back({contact, QObject::tr("contacts"),
+                   [](const Frame& f) { return f.hasContact ? double(f.contacts.size()) : NAN; }});
+    out.push_back({contact, QObject::tr("RES (N·s)"), [](const Frame& f) { return f.hasContact ? f.contactResidual : NAN; }});
+    out.push_back({contact, QObject::tr("LCP sweeps"),
+                   [](const Frame& f) { return f.hasContact ? double(f.contactIterations) : NAN; }});
+    out.push_back({contact, QObject::tr("max penetration (m)"),
+                   [](const Frame& f) { return f.hasContact ? f.maxPenetration : NAN; }});
+  }
   const QString reactions = QObject::tr("Reactions (dynamic mode)");
   const char* axes[3] = {"x", "y", "z"};
   for (int j = 0; j < static_cast<int>(m.joints.size()); ++j) {

@@ -72,6 +72,9 @@ class DynamicMode {
   EnergyReport energy() const { return sim_.energy(d_); }
   std::vector<JointReaction> reactions() const { return sim_.reactions(); }
   const DynamicsStats& stats() const { return sim_.stats(); }
+  /// Contact points of the last step (empty without contact) and whether the model has contact.
+  const std::vector<ContactReport>& contacts() const { return sim_.contacts(); }
+  bool hasContact() const { return sim_.collisionWorld() != nullptr; }
   const std::string& message() const { return message_; }
   double timestep() const { return m_->dynamics.timestep; }
 

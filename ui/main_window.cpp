@@ -121,6 +121,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     pushStateCommand(tr("Drag %1").arg(what), beforeEdit_, -1);
   });
   fpsClock_.start();
+  panelTimer_.setSingleShot(true);
+  ackTimer_.setSingleShot(true);
+  connect(&ackTimer_, &QTimer::timeout, this, &MainWindow::acknowledgeFrame);
+  connect(viewport_, &Viewport::framePainted, this, &MainWindow::acknowledgeFrame);
+  connect(&panelTimer_, &QTimer::timeout, this, &MainWindow::showPanels);
   restoreSettings();
   updateTitleAndStatus();
 }
@@ -182,6 +187,7 @@ void MainWindow::buildMenus() {
   toggle(tr("Show &Body Frames"), &SceneOptions::bodyFrames, "bodyFrames")->setShortcut(QKeySequence(Qt::Key_B));
   toggle(tr("Show &Handles"), &SceneOptions::handles, "handles");
   toggle(tr("Show &Trail"), &SceneOptions::trail, "trail");
+  toggle(tr("Show C&ontacts"), &SceneOptions::contacts, "contacts");
   QAction* clearTrail = view->addAction(tr("C&lear Trail"));
   connect(clearTrail, &QAction::triggered, this, [this] {
     trail_.clear();
@@ -541,8 +547,22 @@ void MainWindow::onModelInfo(const ModelInfo& info) {
   emit modelInfoShown();
 }
 
-void MainWindow::onFrame(const Frame& frame) {
+void MainWindow::acknowledgeFrame() {
+  ackTimer_.stop();
+  if (!ackPending_) return;
+  ackPending_ = false;
   simulation_->controller()->frameShown();
+}
+
+void MainWindow::onFrame(const Frame& frame) {
+  // Each frame is acknowledged once: at once, or (dragging, view visible) when it has been painted.
+  acknowledgeFrame();
+  if (frame.dragging && viewport_->isVisible()) {
+    ackPending_ = true;
+    ackTimer_.start(kAckTimeoutMs);
+  } else {
+    simulation_->controller()->frameShown();
+  }
   // Frames of a model that was replaced meanwhile are dropped.
   if (!model_ || frame.model != model_) return;
   if (frame.startsHistory) {
@@ -568,6 +588,28 @@ void MainWindow::onFrame(const Frame& frame) {
     while (trail_.size() > kTrailPoints) trail_.pop_front();
   }
   showFrame(frame, /*fit=*/false);
+  // Frames per second over the last second.
+  ++fpsFrames_;
+  if (fpsClock_.elapsed() >= 1000) {
+    fps_ = 1000.0 * fpsFrames_ / fpsClock_.restart();
+    fpsFrames_ = 0;
+  }
+  // While a handle is dragged the view shows every frame, but the sliders, the time bar and the
+  // status bar follow at most every kPanelIntervalMs: widgets repainting at the frame rate cost
+  // a software-rendered desktop nearly as much as the 3-D view, for changes no one can read at
+  // that rate. The timer shows the last frame of the drag once the frames stop.
+  if (frame.dragging && panelClock_.isValid() && panelClock_.elapsed() < kPanelIntervalMs) {
+    if (!panelTimer_.isActive()) panelTimer_.start(int(kPanelIntervalMs - panelClock_.elapsed()));
+  } else {
+    showPanels();
+  }
+  emit frameShown(frame.serial);
+}
+
+void MainWindow::showPanels() {
+  panelTimer_.stop();
+  panelClock_.start();
+  const Frame& frame = frame_;
   dofPanel_->showFrame(frame);
   if (playAction_->isChecked() != frame.playing) {
     const QSignalBlocker block(playAction_);
@@ -576,15 +618,8 @@ void MainWindow::onFrame(const Frame& frame) {
   }
   const int n = history_.size();
   timeline_->setHistory(n, scrubIndex_ >= 0 ? scrubIndex_ : n - 1, frame.t);
-  // Frames per second over the last second.
-  ++fpsFrames_;
-  if (fpsClock_.elapsed() >= 1000) {
-    fps_ = 1000.0 * fpsFrames_ / fpsClock_.restart();
-    fpsFrames_ = 0;
-  }
   updateSolverStatus();
   showDynamicModeStatus(this, findChild<QAction*>("dynamicModeAction"), frame);
-  emit frameShown(frame.serial);
 }
 
 void MainWindow::onScrub(int index) {
@@ -653,6 +688,8 @@ void MainWindow::rebuildScene(bool fit) {
   overlay.dragging = frame_.dragging;
   overlay.dragPoint = frame_.dragPoint;
   overlay.dragTarget = frame_.dragTarget;
+  for (const Frame::ContactMark& c : frame_.contacts) overlay.contacts.emplace_back(c.point, c.normal);
+  overlay.deformables = frame_.deformables;
   // Joints whose equations are not met (their rows of Φ come first, in joint order).
   overlay.jointViolated.assign(model_->joints.size(), 0);
   for (size_t j = 0; j < model_->joints.size(); ++j) {
@@ -684,6 +721,9 @@ void MainWindow::updateSolverStatus() {
   residualLabel_->setStyleSheet(off ? QStringLiteral("color: #d02020; font-weight: bold") : QString());
   residualLabel_->setToolTip(frame_.stats.message.empty() ? QString() : qs(frame_.stats.message));
   solverLabel_->setText(tr("Newton %1 it · %2 ms").arg(frame_.stats.iterations).arg(1e3 * frame_.stats.solveSeconds, 0, 'f', 2));
+  if (frame_.dynamic && frame_.hasContact)
+    solverLabel_->setText(solverLabel_->text() + tr(" · %n contact(s), RES %1", nullptr, static_cast<int>(frame_.contacts.size()))
+                                                     .arg(frame_.contactResidual, 0, 'g', 2));
   fpsLabel_->setText(tr("%1 fps").arg(fps_, 0, 'f', 0));
   const MobilityReport& m = info_.mobility;
   dofLabel_->setText(info_.model ? tr("DOF %1 (%2 left by drivers) · %3 redundant").arg(m.dof).arg(m.dofDriven).arg(m.redundant.size())

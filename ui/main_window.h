@@ -23,6 +23,7 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QStringList>
+#include <QTimer>
 
 #include "core/model.h"
 #include "core/spec.h"
@@ -133,6 +134,8 @@ class MainWindow : public QMainWindow {
   void fillTree();
   void updateTitleAndStatus();
   void updateSolverStatus();
+  /// The DOF sliders, the time bar and the status bar from the current frame.
+  void showPanels();
   void addRecent(const QString& path);
   void refreshRecentMenu();
   void reportError(const QString& message);
@@ -180,6 +183,17 @@ class MainWindow : public QMainWindow {
   bool dragging_ = false;
   ControllerState beforeEdit_;
   bool editing_ = false;
+  // showPanels() at most every kPanelIntervalMs while dragging (onFrame); the timer catches up.
+  static constexpr qint64 kPanelIntervalMs = 66;
+  QElapsedTimer panelClock_;
+  QTimer panelTimer_;
+  // While dragging, a frame is acknowledged to the worker once the view has painted it (or after
+  // kAckTimeoutMs without a paint), so the worker solves one frame per painted frame instead of
+  // frames the GUI would build scenes for and never show.
+  void acknowledgeFrame();
+  static constexpr int kAckTimeoutMs = 100;
+  bool ackPending_ = false;
+  QTimer ackTimer_;
   QElapsedTimer fpsClock_;
   int fpsFrames_ = 0;
   double fps_ = 0;

@@ -131,6 +131,8 @@ void addShape(std::vector<DrawItem>& out, const Model& m, int b, const Shape& s,
       }
       break;
     }
+    case ShapeType::Plane:
+      break;  // unbounded: drawn by addPlanes, sized to the mechanism, outside the bounds
     case ShapeType::Mesh:
       if (!s.mesh || s.mesh->vertices.empty()) break;
       it.primitive = Primitive::Mesh;
@@ -138,6 +140,30 @@ void addShape(std::vector<DrawItem>& out, const Model& m, int b, const Shape& s,
       it.transform = scaled(frame, Vector3f::Constant(s.scale));
       out.push_back(it);
       break;
+  }
+}
+
+/// Ground planes (collision shapes of fixed bodies: the half-space below the shape frame's z) as a
+/// thin slab under the plane, centred below the mechanism and 3 × its size across.
+void addPlanes(std::vector<DrawItem>& out, const Model& m, const std::vector<Pose>& poses,
+               const Eigen::AlignedBox3d& bounds, double size) {
+  for (int b = 0; b < static_cast<int>(m.bodies.size()); ++b) {
+    for (const Shape& s : m.bodies[b].shapes) {
+      if (s.type != ShapeType::Plane) continue;
+      const Pose p = composed(poseOf(poses, b), s.local);
+      const Eigen::Vector3d n = p.rotate(Eigen::Vector3d::UnitZ());
+      const Eigen::Vector3d c = bounds.center() - n * n.dot(bounds.center() - p.position);
+      const double thick = 0.004 * size;
+      Pose slab = p;
+      slab.position = c - 0.5 * thick * n;
+      DrawItem it;
+      it.role = ItemRole::GroundPlane;
+      it.body = b;
+      it.primitive = Primitive::Box;
+      it.color = {0.62f, 0.66f, 0.70f, 1.0f};
+      it.transform = scaled(poseMatrix(slab), Vector3f(3 * size, 3 * size, thick));
+      out.push_back(it);
+    }
   }
 }
 
@@ -304,6 +330,17 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
     const Pose pose = poseOf(poses, b);
     for (const Shape& s : body.visuals.empty() ? body.shapes : body.visuals) addShape(scene.items, m, b, s, pose);
   }
+  // Deformable parts: their current surfaces, placed in world coordinates already.
+  if (overlay)
+    for (const auto& mesh : overlay->deformables) {
+      if (!mesh || mesh->indices.empty()) continue;
+      DrawItem it;
+      it.role = ItemRole::DeformableSurface;
+      it.primitive = Primitive::Mesh;
+      it.mesh = mesh;
+      it.color = {0.30f, 0.66f, 0.45f, 1.0f};
+      scene.items.push_back(it);
+    }
   if (overlay && overlay->selectedBody >= 0)
     for (DrawItem& it : scene.items)
       if (it.body == overlay->selectedBody) it.color = highlightColor(it.color);
@@ -324,6 +361,7 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
   const double diag = scene.bounds.diagonal().norm();
   const double size = diag > 1e-9 ? diag : 1.0;
   scene.glyphSize = 0.025 * size;
+  addPlanes(scene.items, m, poses, scene.bounds, size);
 
   // Joint glyphs, each scaled to the smaller of the bodies it joins (a chain of small links in a
   // long mechanism keeps small pins), within [0.2, 1] × the mechanism's glyph size.
@@ -429,6 +467,20 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
       for (size_t k = 1; k < n; ++k) {
         const float a = 0.15f + 0.85f * static_cast<float>(k) / static_cast<float>(n - 1);
         scene.overlayLines.add(overlay->trail[k - 1].cast<float>(), overlay->trail[k].cast<float>(), {1.0f, 0.85f, 0.2f, a});
+      }
+    }
+    // Contact points: a dot and the normal as a line of 4 glyph sizes.
+    if (opt.contacts) {
+      const Vector4f c(0.95f, 0.25f, 0.15f, 1.0f);
+      for (const auto& [point, normal] : overlay->contacts) {
+        scene.overlayLines.add(point.cast<float>(), (point + 4 * scene.glyphSize * normal).cast<float>(), c);
+        DrawItem it;
+        it.role = ItemRole::ContactMarker;
+        it.primitive = Primitive::Sphere;
+        it.color = c;
+        const double r = 0.25 * scene.glyphSize;
+        it.transform = placeAlong(point, Eigen::Vector3d::UnitZ(), r, r);
+        scene.items.push_back(it);
       }
     }
     // The dragged point and the cursor's target, joined by a line when they differ (the target

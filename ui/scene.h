@@ -16,7 +16,7 @@
 namespace mechsim::ui {
 
 /// What a draw item shows; lets the viewport and the tests tell bodies from glyphs.
-enum class ItemRole { BodyShape, JointGlyph, HandleMarker, WorldAxis, BodyFrame, DragMarker };
+enum class ItemRole { BodyShape, JointGlyph, HandleMarker, WorldAxis, BodyFrame, DragMarker, GroundPlane, ContactMarker, DeformableSurface };
 
 struct DrawItem {
   ItemRole role = ItemRole::BodyShape;
@@ -47,6 +47,7 @@ struct SceneOptions {
   bool jointAxes = false;   // a line along each joint's axis through its point
   bool bodyFrames = false;  // an x/y/z triad at each moving body's frame origin
   bool trail = true;        // the trail of the chosen point (SceneOverlay::trail)
+  bool contacts = false;    // contact points and normals of the dynamic mode (SceneOverlay::contacts)
 };
 
 struct Scene;
@@ -58,6 +59,10 @@ struct SceneOverlay {
   std::vector<Eigen::Vector3d> trail;       // past positions of the chosen point, oldest first
   std::vector<char> jointViolated;          // (joints) 1: the joint's residual is above tolerance
   bool dragging = false;
+  /// Surfaces of the deformable parts (world coordinates), drawn like bodies.
+  std::vector<std::shared_ptr<const MeshData>> deformables;
+  /// Contact points (world) and their unit normals, drawn as a dot and a short arrow.
+  std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> contacts;
   /// A grid built before (Scene::lines, gridSpacing, gridZ of an earlier scene of the same
   /// model): reused as it is, so that the grid does not follow the mechanism's bounds frame by frame.
   const Scene* gridFrom = nullptr;

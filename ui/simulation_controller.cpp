@@ -1,6 +1,7 @@
 // ui/simulation_controller.cpp — worker-thread owner of Data: sliders, time, handle drags,
 // restores; publishes frames to the GUI.
 #include "ui/simulation_controller.h"
+#include "ui/deformable_parts.h"
 #include "ui/dof_anm.h"
 #include "ui/dynamic_mode.h"
 
@@ -47,6 +48,7 @@ SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   qRegisterMetaType<mechsim::ui::ModelInfo>("mechsim::ui::ModelInfo");
   factory_ = [] { return makeNewtonDragSolver(); };
   anmPath_ = std::make_unique<AnmSliderPath>();
+  deform_ = std::make_unique<DeformableParts>();
 }
 
 SimulationController::~SimulationController() = default;
@@ -94,6 +96,9 @@ void SimulationController::setModel(std::shared_ptr<const mechsim::Model> model,
     free_.reset();
   }
   info.hasSpec = spec_ && free_;
+  // Deformable parts: one implicit-Euler step of a display tick per frame.
+  deform_->clear();
+  if (spec_ && !spec_->deformables.empty() && !deform_->build(*spec_, file, kTick)) info.message = deform_->message();
   data_ = std::make_unique<Data>(makeData(*work_));
   data_->q = assembled.q;
   if (free_) freeData_ = std::make_unique<Data>(makeData(*free_));
@@ -238,7 +243,9 @@ void SimulationController::process() {
   scheduled_ = false;
   if (!work_) return;
   // Pacing: while the GUI has frames waiting, requests keep coalescing (latest value wins).
-  if (paced_ && inFlight_.load() > 1) {
+  // During a drag one frame at a time (the GUI acknowledges it once painted): the cursor's latest
+  // target is solved for each painted frame, and no frame is solved only to be dropped.
+  if (paced_ && inFlight_.load() > (dragging_ ? 0 : 1)) {
     scheduled_ = true;
     QTimer::singleShot(1, this, [this] { process(); });
     return;
@@ -440,6 +447,12 @@ void SimulationController::publish(bool recorded, bool startsHistory) {
   }
   f.playing = playing_;
   fillDynamicFrame(f);
+  if (!deform_->empty()) {
+    // The parts follow the bodies of this frame (restored states and a reset start them at rest).
+    if (startsHistory) deform_->reset();
+    if (!deform_->step(*model_, data_->q) && f.modeMessage.empty()) f.modeMessage = deform_->message();
+    for (int k = 0; k < deform_->count(); ++k) f.deformables.push_back(deform_->surface(k));
+  }
   ++inFlight_;
   emit frameReady(f);
 }

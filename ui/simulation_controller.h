@@ -41,6 +41,7 @@ class QTimer;
 
 namespace mechsim::ui {
 class AnmSliderPath;
+class DeformableParts;
 class DynamicMode;
 }
 
@@ -79,6 +80,19 @@ struct Frame {
   double perturbationWork = 0;         // J, done by drag springs since the mode started
   std::vector<Vec3> reactionForce;     // (joints) N, on body2 (world axes)
   std::vector<Vec3> reactionTorque;    // (joints) N·m about the joint point on body2
+  // Contact of the dynamic mode's last step (core/dynamics contact stage): the points with their
+  // normals (from body A to body B) and normal impulses, and the solve's statistics.
+  struct ContactMark {
+    Vec3 point = Vec3::Zero(), normal = Vec3::UnitZ();
+    double normalImpulse = 0;  // N·s
+  };
+  std::vector<ContactMark> contacts;
+  // Deformable parts (ui/deformable_parts.h): each part's boundary surface in this frame's state.
+  std::vector<std::shared_ptr<const MeshData>> deformables;
+  bool hasContact = false;             // the model has contact (the statistics below mean something)
+  int contactIterations = 0;           // sweeps of the mixed LCP solve
+  double contactResidual = 0;          // its RES (paper 000), N·s
+  double maxPenetration = 0;           // m
   std::string modeMessage;
 
   double maxResidual() const { return phi.size() ? phi.cwiseAbs().maxCoeff() : 0.0; }
@@ -183,6 +197,7 @@ class SimulationController : public QObject {
   std::string modeMessage_;
   bool anmSliders_ = false;                    // the factory makes ANM solvers: sliders follow the ANM path too
   std::unique_ptr<AnmSliderPath> anmPath_;     // the series of the last ANM slider step (dof_anm.h)
+  std::unique_ptr<DeformableParts> deform_;    // the file's deformable parts (one step per frame)
   std::unique_ptr<DragSolver> drag_;
   DragPoint dragPoint_;
   Vec3 dragTarget_ = Vec3::Zero();

@@ -1,13 +1,18 @@
-// ui/viewport.cpp — OpenGL 3.3 core drawing of a Scene; camera gestures.
+// ui/viewport.cpp — OpenGL 3.3 core drawing of a Scene in a native GL window; camera gestures.
 #include "ui/viewport.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions>
+#include <QOpenGLWindow>
+#include <QPainter>
 #include <QSettings>
+#include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -110,25 +115,122 @@ constexpr float kLodMaxPixels[2] = {8.0f, 30.0f};
 // Per-instance attributes: model matrix (16), normal matrix (9), colour (4).
 constexpr int kInstanceFloats = 29;
 
+/// True for the GL_RENDERER string of a software rasteriser.
+bool isSoftwareRendererName(const QByteArray& r) {
+  return r.contains("llvmpipe") || r.contains("softpipe") || r.contains("SWR") || r.contains("Software");
+}
+
 }  // namespace
 
-Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent) {
+/// The native window inside the Viewport widget: it owns the GL context and presents each frame
+/// by a buffer swap straight to its X window (NoPartialUpdate: no framebuffer object in between);
+/// drawing and input belong to the Viewport.
+class ViewportWindow : public QOpenGLWindow {
+ public:
+  explicit ViewportWindow(Viewport* view) : QOpenGLWindow(QOpenGLWindow::NoPartialUpdate), view_(view) {
+    // Keyboard focus stays with the widgets: a click here does not activate this window, so the
+    // focused widget (the Viewport, which takes focus on a press) gets the keys and the main
+    // window's shortcuts work as they do anywhere else in it.
+    setFlag(Qt::WindowDoesNotAcceptFocus);
+  }
+
+ protected:
+  void initializeGL() override { view_->initializeGL(); }
+  void resizeGL(int w, int h) override { view_->resizeGL(w, h); }
+  void paintGL() override { view_->paintGL(); }
+  bool event(QEvent* e) override {
+    switch (e->type()) {
+      case QEvent::MouseButtonPress:
+      case QEvent::MouseButtonRelease:
+      case QEvent::MouseButtonDblClick:
+      case QEvent::MouseMove:
+      case QEvent::Wheel:
+      case QEvent::KeyPress:
+      case QEvent::KeyRelease:
+        // To the widget, as if they had arrived there: this window covers it exactly (same
+        // coordinates), and what the widget ignores goes on to its parents.
+        return QCoreApplication::sendEvent(view_, e);
+      default:
+        return QOpenGLWindow::event(e);
+    }
+  }
+
+ private:
+  Viewport* view_;
+};
+
+Viewport::Viewport(QWidget* parent) : QWidget(parent) {
   // Multisampling multiplies a software rasteriser's work per frame; there the view goes without
   // unless the setting asks for it.
   QSurfaceFormat f = requiredFormat();
   f.setSamples(viewSamples());
-  setFormat(f);
+  window_ = new ViewportWindow(this);
+  window_->setFormat(f);
+  QWidget* container = QWidget::createWindowContainer(window_, this);
+  container->setFocusPolicy(Qt::NoFocus);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(container);
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(200, 150);
+  // MECHSIM_PAINT_PROFILE: the swap (presenting the frame) is timed from the end of paintGL.
+  if (qEnvironmentVariableIsSet("MECHSIM_PAINT_PROFILE")) {
+    profileSwap_.start();
+    connect(window_, &QOpenGLWindow::frameSwapped, this, [this] { profileMs_[6] += profileSwap_.nsecsElapsed() * 1e-6; });
+  }
 }
 
 Viewport::~Viewport() {
   // GL objects must be freed with the context current. The context outlives this destructor
-  // (QOpenGLWidget's own destroys it), so its aboutToBeDestroyed must not reach us any more.
+  // (the window, deleted with its container after it, destroys it), so its aboutToBeDestroyed
+  // must not reach us any more.
   QObject::disconnect(contextConnection_);
-  makeCurrent();
-  releaseGl();
-  doneCurrent();
+  if (window_->context()) {
+    window_->makeCurrent();
+    releaseGl();
+    window_->doneCurrent();
+  }
+}
+
+QWindow* Viewport::renderWindow() const { return window_; }
+
+QOpenGLContext* Viewport::context() const { return window_->context(); }
+
+QSurfaceFormat Viewport::format() const { return context() ? context()->format() : window_->format(); }
+
+void Viewport::update() {
+  frameDirty_ = true;
+  window_->update();  // a frame on the next pass of the event loop (app/main_gui.cpp: QT_QPA_UPDATE_IDLE_TIME)
+}
+
+QImage Viewport::grabFramebuffer() {
+  if (!glInfo_.ok || !context() || width() <= 0 || height() <= 0) return {};
+  // The same drawing as a frame on the screen, into a framebuffer object of the view's size
+  // (multisampled like the window; toImage() resolves it), without counting as a frame.
+  window_->makeCurrent();
+  const qreal dpr = devicePixelRatioF();
+  QOpenGLFramebufferObjectFormat fboFormat;
+  fboFormat.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
+  fboFormat.setSamples(std::max(0, format().samples()));
+  QOpenGLFramebufferObject fbo(QSize(int(width() * dpr), int(height() * dpr)), fboFormat);
+  if (!fbo.isValid()) return {};
+  render(fbo.handle());
+  QImage image = fbo.toImage();  // rows top to bottom (GL's are bottom to top)
+  image.setDevicePixelRatio(dpr);
+  return image;
+}
+
+void Viewport::paintEvent(QPaintEvent*) {
+  // On the screen the GL window covers this widget and this picture is never seen; it is what
+  // QWidget::grab() / render() of an ancestor (the window's screenshots) show for the 3-D view.
+  // Read back only when a frame was drawn since the last time.
+  if (frameDirty_ || lastFrame_.size() != size() * devicePixelRatioF()) {
+    lastFrame_ = grabFramebuffer();
+    frameDirty_ = false;
+  }
+  QPainter p(this);
+  if (lastFrame_.isNull()) p.fillRect(rect(), QColor::fromRgbF(kBackgroundTop.x(), kBackgroundTop.y(), kBackgroundTop.z()));
+  else p.drawImage(rect(), lastFrame_);
 }
 
 bool Viewport::softwareRenderer() {
@@ -142,7 +244,7 @@ bool Viewport::softwareRenderer() {
     if (!ctx.create() || !ctx.makeCurrent(&surface)) return false;
     const QByteArray r = reinterpret_cast<const char*>(ctx.functions()->glGetString(GL_RENDERER));
     ctx.doneCurrent();
-    return r.contains("llvmpipe") || r.contains("softpipe") || r.contains("SWR") || r.contains("Software");
+    return isSoftwareRendererName(r);
   }();
   return software;
 }
@@ -211,11 +313,12 @@ void Viewport::initializeGL() {
   }
   glInfo_.version = QString::fromLatin1(reinterpret_cast<const char*>(glGetString(GL_VERSION)));
   glInfo_.renderer = QString::fromLatin1(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+  softwareGl_ = isSoftwareRendererName(glInfo_.renderer.toLatin1());
   QObject::disconnect(contextConnection_);
   contextConnection_ = connect(ctx, &QOpenGLContext::aboutToBeDestroyed, this, [this] {
-    makeCurrent();
+    window_->makeCurrent();
     releaseGl();
-    doneCurrent();
+    window_->doneCurrent();
   });
 
   // Shader programs.
@@ -474,7 +577,7 @@ int Viewport::drawCachedBackdrop(const Eigen::Matrix4f& view, const Eigen::Matri
     glBindFramebuffer(GL_FRAMEBUFFER, cacheFbo_);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, cacheTex_, 0);
     const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-    glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+    glBindFramebuffer(GL_FRAMEBUFFER, targetFbo_);
     cacheW_ = w, cacheH_ = h;
     cacheValid_ = false;
     if (!complete) {
@@ -503,9 +606,9 @@ int Viewport::drawCachedBackdrop(const Eigen::Matrix4f& view, const Eigen::Matri
     cacheValid_ = true;
   }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, cacheFbo_);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, targetFbo_);
   glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-  glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+  glBindFramebuffer(GL_FRAMEBUFFER, targetFbo_);
   glViewport(0, 0, w, h);
   return withGrid ? 2 : 1;
 }
@@ -587,15 +690,31 @@ void Viewport::drawAxisTriad() {
 }
 
 void Viewport::paintGL() {
+  render(window_->defaultFramebufferObject());
+  frameDirty_ = true;
+  ++paintCount_;
+  if (profileSwap_.isValid() && profileFrames_ > 0 && profileFrames_ % 30 == 0) {
+    const double n = profileFrames_;
+    qWarning("mechsim paint ms/frame over %d: before %.2f backdrop %.2f (%s) items %.2f lines %.2f hidden %.2f "
+             "triad %.2f swap %.2f",
+             profileFrames_, profileMs_[0] / n, profileMs_[1] / n, profileBackdrop_, profileMs_[2] / n,
+             profileMs_[3] / n, profileMs_[4] / n, profileMs_[5] / n, profileMs_[6] / n);
+  }
+  if (profileSwap_.isValid()) profileSwap_.restart();
+  emit framePainted();
+}
+
+void Viewport::render(unsigned fbo) {
+  targetFbo_ = fbo;
   if (!glInfo_.ok) {
     // No usable context: at least clear to the background colour.
     auto* f = context()->functions();
+    f->glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     f->glClearColor(kBackgroundTop.x(), kBackgroundTop.y(), kBackgroundTop.z(), 1);
     f->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    ++paintCount_;
-    emit framePainted();
     return;
   }
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
   if (pendingFit_ && width() > 0 && height() > 0) {
     camera_.fit(scene_.bounds, double(width()) / height());
     pendingFit_ = false;
@@ -634,10 +753,20 @@ void Viewport::paintGL() {
   lod.forward = -camera_.backward().cast<float>();
   lod.pixelsPerUnit = float(0.5 * h / std::tan(0.5 * camera_.fovY));
 
-  // The backdrop (gradient, grid): copied from its cache, or drawn.
-  const int cached = drawCachedBackdrop(view, proj, w, h);
+  // The backdrop (gradient, grid): copied from its cache, or drawn. On a software renderer the
+  // copy into the window's buffer costs more than drawing the gradient and the grid lines again
+  // (measured with --benchmark-drag under llvmpipe: stewart about a quarter more frames per second
+  // without the cache), so there it is always drawn.
+  const int cached = softwareGl_ ? 0 : drawCachedBackdrop(view, proj, w, h);
   if (cached > 0) {
     glClear(GL_DEPTH_BUFFER_BIT);
+  } else if (softwareGl_) {
+    // Software rendering: a plain clear in the gradient's middle colour. The gradient pass shades
+    // every pixel of the view (about 4.6 of 17 ms per frame under llvmpipe at 1024×720), a clear
+    // is a memory fill.
+    const Eigen::Vector3f mid = 0.5f * (kBackgroundTop + kBackgroundBottom);
+    glClearColor(mid.x(), mid.y(), mid.z(), 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   } else {
     glClearColor(kBackgroundTop.x(), kBackgroundTop.y(), kBackgroundTop.z(), 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -659,13 +788,10 @@ void Viewport::paintGL() {
   drawAxisTriad();
   part(5);
 
-  ++paintCount_;
-  if (profile && paintCount_ % 30 == 0)
-    qWarning("mechsim paint ms/frame over %d: before %.2f backdrop %.2f (%s) items %.2f lines %.2f hidden %.2f triad %.2f",
-             paintCount_, profileMs_[0] / paintCount_, profileMs_[1] / paintCount_, cached == 2 ? "cached" : cached == 1 ? "gradient cached" : "drawn",
-             profileMs_[2] / paintCount_, profileMs_[3] / paintCount_, profileMs_[4] / paintCount_,
-             profileMs_[5] / paintCount_);
-  emit framePainted();
+  if (profile) {
+    ++profileFrames_;
+    profileBackdrop_ = cached == 2 ? "cached" : cached == 1 ? "gradient cached" : "drawn";
+  }
 }
 
 void Viewport::mousePressEvent(QMouseEvent* e) {
@@ -729,7 +855,7 @@ void Viewport::keyPressEvent(QKeyEvent* e) {
     e->accept();
     return;
   }
-  QOpenGLWidget::keyPressEvent(e);
+  QWidget::keyPressEvent(e);
 }
 
 }  // namespace mechsim::ui

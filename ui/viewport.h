@@ -1,15 +1,27 @@
 #pragma once
-// ui/viewport.h — the 3-D view: an OpenGL 3.3 core-profile QOpenGLWidget that draws a Scene
-// (ui/scene.h) with Blinn-Phong shading from a headlight over a background gradient, plus the
-// orbit camera's mouse and keyboard gestures. It draws only what it is given: the scene is built
-// elsewhere from finished frames (STYLE.md §9-10).
+// ui/viewport.h — the 3-D view: a widget holding a native OpenGL 3.3 core-profile window that
+// draws a Scene (ui/scene.h) with Blinn-Phong shading from a headlight over a background
+// gradient, plus the orbit camera's mouse and keyboard gestures. It draws only what it is given:
+// the scene is built elsewhere from finished frames (STYLE.md §9-10).
+//
+// Why a native window (QOpenGLWindow in QWidget::createWindowContainer) and not a QOpenGLWidget:
+// a QOpenGLWidget draws into a framebuffer object, and Qt then composes the whole top-level
+// window (every widget's backing store plus that texture) through OpenGL for every frame. On a
+// software rasteriser (llvmpipe) that composition of the full window cost more than drawing the
+// scene itself. The native window's frames go straight to its X window by a buffer swap; the
+// other widgets are flushed as plain images, and only where they changed.
+// The Viewport widget stays the public face: the GL window forwards its mouse, wheel and key
+// events to it (so tests and the benchmark may send events to the widget directly), update()
+// schedules a GL frame, grabFramebuffer() renders one offscreen, and the widget's own paintEvent
+// draws the last frame so that QWidget::grab() of the main window still shows the 3-D view.
 //
 // Cost per frame (a software rasteriser such as llvmpipe pays for every triangle and pixel): the
 // unit primitives are uploaded once, at three levels of detail chosen per item by its projected
 // size; all items are drawn instanced (one draw call per mesh and level, the per-item matrices and
-// colours streamed in one buffer); the background gradient and the ground grid are drawn into a
-// cached texture only when the camera or the grid changes and copied into each frame otherwise;
-// no multisampling on a software renderer unless the setting "view/samples" asks for it.
+// colours streamed in one buffer); on a hardware renderer the background gradient and the ground
+// grid are drawn into a cached texture only when the camera or the grid changes and copied into
+// each frame otherwise (on a software one that copy costs more than drawing them); no
+// multisampling on a software renderer unless the setting "view/samples" asks for it.
 // MECHSIM_PAINT_PROFILE=1 prints the mean time of each part of paintGL.
 //
 // Gestures: left drag orbits, middle drag or shift+left drag pans, right drag or the wheel zooms,
@@ -19,16 +31,24 @@
 #include <memory>
 #include <vector>
 
+#include <QElapsedTimer>
+#include <QImage>
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLShaderProgram>
-#include <QOpenGLWidget>
 #include <QPoint>
 #include <QSurfaceFormat>
+#include <QWidget>
 
 #include "ui/camera.h"
 #include "ui/scene.h"
 
+class QOpenGLContext;
+class QOpenGLWindow;
+class QWindow;
+
 namespace mechsim::ui {
+
+class ViewportWindow;
 
 /// What OpenGL context the viewport got (filled by initializeGL).
 struct GlInfo {
@@ -49,7 +69,7 @@ class ViewportMouseHook {
   virtual void release(QMouseEvent* e) = 0;
 };
 
-class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
+class Viewport : public QWidget, protected QOpenGLFunctions_3_3_Core {
   Q_OBJECT
  public:
   explicit Viewport(QWidget* parent = nullptr);
@@ -78,8 +98,18 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   Camera& camera() { return camera_; }
   const Camera& camera() const { return camera_; }
   const GlInfo& glInfo() const { return glInfo_; }
-  /// Number of completed paintGL calls.
+  /// Number of frames drawn into the window (grabFramebuffer() renders are not counted).
   int paintCount() const { return paintCount_; }
+  /// Schedules a frame of the GL window. Hides QWidget::update(), which would repaint only the
+  /// widget beneath that window.
+  void update();
+  /// The 3-D view as it is now (width × height × device pixel ratio), rendered offscreen into a
+  /// framebuffer object and read back. Null before the GL window was first exposed.
+  QImage grabFramebuffer();
+  /// The native window the frames are drawn into and where the system's input events arrive.
+  QWindow* renderWindow() const;
+  /// The format of the GL window's context (as granted once it exists).
+  QSurfaceFormat format() const;
   /// Mouse gestures go to `hook` first (null: camera only). Not owned.
   void setMouseHook(ViewportMouseHook* hook) { hook_ = hook; }
 
@@ -92,9 +122,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void framePainted();
 
  protected:
-  void initializeGL() override;
-  void resizeGL(int w, int h) override;
-  void paintGL() override;
+  void paintEvent(QPaintEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
   void mouseMoveEvent(QMouseEvent* e) override;
   void mouseReleaseEvent(QMouseEvent* e) override;
@@ -102,6 +130,16 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void keyPressEvent(QKeyEvent* e) override;
 
  private:
+  friend class ViewportWindow;
+  // Called by the GL window with its context current.
+  void initializeGL();
+  void resizeGL(int w, int h);
+  /// A frame on the screen: render() into the window's framebuffer, counted, framePainted.
+  void paintGL();
+  /// Draws the scene into framebuffer `fbo` (the window's, or grabFramebuffer()'s).
+  void render(unsigned fbo);
+  QOpenGLContext* context() const;
+
   struct GpuMesh {
     unsigned vao = 0, vbo = 0, ebo = 0;
     int indexCount = 0;
@@ -133,14 +171,23 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void drawLineBuffer(const Eigen::Matrix4f& view, const Eigen::Matrix4f& proj, unsigned vao, int count);
   void releaseGl();
 
+  ViewportWindow* window_ = nullptr;  // owned by its container widget, a child of this
+  unsigned targetFbo_ = 0;            // the framebuffer render() draws into
+  QImage lastFrame_;                  // read back for paintEvent when frameDirty_
+  bool frameDirty_ = true;
   Scene scene_;
   Camera camera_;
   bool pendingFit_ = false;
   bool autoFit_ = false;  // the camera was last placed by a fit: a resize fits again
   bool linesDirty_ = true;
   GlInfo glInfo_;
+  bool softwareGl_ = false;  // the context's renderer is a software rasteriser (initializeGL)
   int paintCount_ = 0;
-  double profileMs_[6] = {0, 0, 0, 0, 0, 0};  // MECHSIM_PAINT_PROFILE sums (paintGL)
+  // MECHSIM_PAINT_PROFILE: sums of the parts of render() and of the swap, over profileFrames_.
+  double profileMs_[7] = {0, 0, 0, 0, 0, 0, 0};
+  int profileFrames_ = 0;
+  const char* profileBackdrop_ = "";
+  QElapsedTimer profileSwap_;  // valid only when profiling
 
   // GL resources (valid between initializeGL and releaseGl).
   std::unique_ptr<QOpenGLShaderProgram> shaded_, lines_, background_;
