@@ -181,7 +181,70 @@ def stacking():
     return doc
 
 
+# ---- 2-D scenes of paper 000 (the paper's own setting) ------------------------------------------
+
+def in_plane(name, centres, radius, masses, walls):
+    """Circles of the xz-plane: spheres each held in the plane y = 0 by a planar joint to the ground
+    (normal +y), gravity −z, the ground plane and, when `walls`, the walls x = walls[0], walls[1]."""
+    planes = [{"type": "plane"}]
+    if walls:
+        planes += [{"type": "plane", "position": [walls[0], 0, 0], "normal": [1, 0, 0]},
+                   {"type": "plane", "position": [walls[1], 0, 0], "normal": [-1, 0, 0]}]
+    bodies = [{"name": "ground", "fixed": True, "shapes": planes}]
+    joints = []
+    for k, (c, m) in enumerate(zip(centres, masses)):
+        b = "c%d" % k
+        bodies.append({"name": b, "position": r6([c[0], 0, c[1]]), "mass": round(m, 6),
+                       "inertia": [round(0.4 * m * radius * radius, 8)] * 3 + [0, 0, 0],
+                       "shapes": [{"type": "sphere", "radius": radius}]})
+        joints.append({"name": "p%d" % k, "type": "planar", "body1": "ground", "body2": b,
+                       "point": r6([c[0], 0, c[1]]), "normal": [0, 1, 0]})
+    return {"mechsim": 1, "name": name, "gravity": [0, 0, -9.80665], "bodies": bodies, "joints": joints,
+            "dynamics": {"solver": {"timestep": 1 / 60}},
+            # The planar joints tie every circle to the ground, whose planes it must still touch.
+            "contact": {"friction": 0.1, "restitution": 0.2, "slop": 0.001, "margin": 0.01, "erp": 0.2,
+                        "iterations": 10, "alpha": 0.2, "jointedCollide": True}}
+
+
+def pool_2d(name, heavy_on_top):
+    # As core/contact/scenes.cpp poolScene (planar): 221 circles r = 0.21 m in a box 6 m wide,
+    # hexagonal rows of 14 and 13 from the ground up, 1 cm between rows, the same ±4 mm jitter.
+    count, top_row, r, width = 221, 16, 0.21, 6.0
+    seed = [12345]
+
+    def jitter():
+        seed[0] = (seed[0] * 1664525 + 1013904223) % 2 ** 32
+        return ((seed[0] >> 8) / float(1 << 24) - 0.5) * 0.008
+    pitch = width / 14
+    row_pitch = pitch * math.sqrt(3) / 2 + 0.01
+    centres, masses, placed, row = [], [], 0, 0
+    while placed < count:
+        full = 13 if row % 2 else 14
+        in_row = min(full, count - placed)
+        x0 = pitch if row % 2 else 0.5 * pitch
+        shift = full - in_row
+        for c in range(in_row):
+            x = x0 + (c + 0.5 * shift) * pitch + jitter()
+            centres.append((x, r + 0.01 + row * row_pitch))
+            masses.append(1.0 + 2.0 * row / top_row if heavy_on_top else 2.0)
+            placed += 1
+        row += 1
+    return in_plane(name, centres, r, masses, (0.0, width))
+
+
+def stacking_2d(count=30):
+    r = 0.18
+    return in_plane("Stacking (2-D)", [(0.0, r + i * (2 * r + 1e-3)) for i in range(count)], r, [1.0] * count, None)
+
+
 if __name__ == "__main__":
+    write("pool1-2d.json", pool_2d("Pool 1 (2-D)", False), """Paper 000's Pool 1 in its own 2-D setting: 221 circles (spheres r = 0.21 m, 2 kg, each held in
+the xz-plane by a planar joint) packed in rows of 14 and 13 in a box 6 m wide; mu = 0.1, e = 0.2,
+g = 9.80665, h = 1/60 s, 10 sweeps per step. The same layout as the contact benchmark's pool1 case.""")
+    write("pool2-2d.json", pool_2d("Pool 2 (2-D)", True), """Paper 000's Pool 2 in 2-D: as Pool 1 (2-D) with masses rising linearly from 1 kg (lowest row)
+to 3 kg (highest).""")
+    write("stacking-2d.json", stacking_2d(), """Paper 000's Stacking in 2-D: 30 circles (spheres r = 0.18 m, 1 kg, in the xz-plane by planar
+joints) stacked vertically 1 mm apart; mu = 0.1, e = 0.2, h = 1/60 s.""")
     walker()
     write("pool1-3d.json", pool("Pool 1 (3-D)", False), """Paper 000's Pool 1 in space: 96 spheres (r = 0.21 m, 2 kg) packed 4 × 4 × 6 in a box of
 five planes, ±4 mm jitter; μ = 0.1, e = 0.2, h = 1/60 s, 10 AMGS sweeps per step (α = 0.2).""")
