@@ -27,7 +27,17 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       Part p;
       p.name = ds.name;
       p.model = deform::makeDeformableFromSpec(ds, spec, h);
-      p.faces = deform::boundaryFaces(p.model.mesh);
+      // The boundary surface's vertices, renumbered once; each frame only moves them.
+      std::vector<int> index(static_cast<size_t>(p.model.vertexCount()), -1);
+      for (const auto& f : deform::boundaryFaces(p.model.mesh))
+        for (int v : f) {
+          int& k = index[static_cast<size_t>(v)];
+          if (k < 0) {
+            k = static_cast<int>(p.surfaceVertices.size());
+            p.surfaceVertices.push_back(v);
+          }
+          p.surfaceIndices.push_back(static_cast<unsigned>(k));
+        }
       p.rest = deform::restPositions(p.model);
       p.x = p.rest;
       p.v = VecX::Zero(p.x.size());
@@ -88,25 +98,15 @@ std::shared_ptr<const MeshData> DeformableParts::surface(int k) const {
   auto mesh = std::make_shared<MeshData>();
   if (k < 0 || k >= count()) return mesh;
   const Part& p = parts_[static_cast<size_t>(k)];
-  const int nv = p.model.vertexCount();
-  // Only the vertices on the surface, renumbered; normals are the area-weighted sums of the
-  // incident triangles' normals (smooth shading).
-  std::vector<int> index(static_cast<size_t>(nv), -1);
-  for (const auto& f : p.faces)
-    for (int v : f)
-      if (index[static_cast<size_t>(v)] < 0) {
-        index[static_cast<size_t>(v)] = static_cast<int>(mesh->vertices.size());
-        mesh->vertices.push_back(p.x.segment<3>(3 * v).cast<float>());
-      }
+  // Normals: the area-weighted sums of the incident triangles' normals (smooth shading).
+  mesh->vertices.reserve(p.surfaceVertices.size());
+  for (int v : p.surfaceVertices) mesh->vertices.push_back(p.x.segment<3>(3 * v).cast<float>());
+  mesh->indices = p.surfaceIndices;
   mesh->normals.assign(mesh->vertices.size(), Eigen::Vector3f::Zero());
-  mesh->indices.reserve(3 * p.faces.size());
-  for (const auto& f : p.faces) {
-    const unsigned a = static_cast<unsigned>(index[static_cast<size_t>(f[0])]);
-    const unsigned b = static_cast<unsigned>(index[static_cast<size_t>(f[1])]);
-    const unsigned c = static_cast<unsigned>(index[static_cast<size_t>(f[2])]);
+  for (size_t t = 0; t + 2 < mesh->indices.size(); t += 3) {
+    const unsigned a = mesh->indices[t], b = mesh->indices[t + 1], c = mesh->indices[t + 2];
     const Eigen::Vector3f n = (mesh->vertices[b] - mesh->vertices[a]).cross(mesh->vertices[c] - mesh->vertices[a]);
     for (unsigned i : {a, b, c}) mesh->normals[i] += n;
-    mesh->indices.insert(mesh->indices.end(), {a, b, c});
   }
   for (Eigen::Vector3f& n : mesh->normals) {
     const float l = n.norm();

@@ -45,7 +45,8 @@ class DeformableParts {
   struct Part {
     std::string name;
     deform::DeformableModel model;
-    std::vector<std::array<int, 3>> faces;
+    std::vector<int> surfaceVertices;    // mesh vertices on the boundary, in surface order
+    std::vector<unsigned> surfaceIndices;  // boundary triangles (outward), into surfaceVertices
     VecX rest, x, v;
   };
   std::vector<Part> parts_;

@@ -13,6 +13,7 @@
 // The working model is a compile of the spec with those extra drivers whose value functions read
 // DriverInputs: a driver either follows its expression of t (file drivers, "play") or holds the
 // value a slider set. The file model itself (shared, const) is never changed.
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
@@ -52,6 +53,12 @@ struct DofInfo {
 /// True when coordinate k of joint j is an angle (revolute, cylindrical 0, universal, spherical,
 /// planar 2), false when it is a length.
 bool isAngularCoordinate(const Joint& j, int k);
+
+/// The representative of angle a (mod 2π) nearest to `near` (sliders and paths do not jump by a turn).
+inline double unwrapNear(double a, double near) {
+  constexpr double kTwoPi = 6.283185307179586;
+  return a + kTwoPi * std::round((near - a) / kTwoPi);
+}
 
 /// Joint coordinates (joint, coordinate) that complete the file's drivers to a fully driven
 /// mechanism at q (see the file comment); fewer when the spec cannot take a driver on some.

@@ -99,9 +99,6 @@ AnmMoveResult anmMoveDriver(const Model& work, Data& d, DriverInputs& inputs, in
 
 namespace {
 constexpr int kSamples = 16;  // samples of v(a) on each side of a = 0 (the bisection brackets)
-constexpr double kTwoPi = 6.283185307179586;
-
-double unwrapTo(double v, double near) { return v - kTwoPi * std::round((v - near) / kTwoPi); }
 }  // namespace
 
 double AnmSliderPath::coordinateAt(const Model& work, double a) {
@@ -115,10 +112,10 @@ bool AnmSliderPath::keep(const Model& work, const Data& d, const DriverInputs& i
   driver_ = -1;
   if (s.x.empty() || !(s.range > 0)) return false;
   series_ = std::move(s);
+  if (model_ != &work) scratch_ = makeData(work);  // reset() clears model_: a new model, a new scratch
   model_ = &work;
   coordIndex_ = coordIndex;
   angular_ = angular;
-  scratch_ = makeData(work);
   scratch_.t = d.t;
   // v(a) on a grid of |a| ≤ a_r (0.999 a_r: strictly inside the range), angles unwrapped
   // continuously along the grid, then shifted by the whole turns that put v at the step's end
@@ -130,12 +127,12 @@ bool AnmSliderPath::keep(const Model& work, const Data& d, const DriverInputs& i
     v[j + kSamples] = coordinateAt(work, a[j + kSamples]);
   }
   if (angular_) {
-    for (size_t j = 1; j < v.size(); ++j) v[j] = unwrapTo(v[j], v[j - 1]);
+    for (size_t j = 1; j < v.size(); ++j) v[j] = unwrapNear(v[j], v[j - 1]);
     size_t k = 0;
     while (k + 1 < a.size() && a[k + 1] < aEnd) ++k;
-    const double vEnd = unwrapTo(coordinateAt(work, aEnd), v[k]);
-    const double turns = std::round((vEnd - inputs.value[driver]) / kTwoPi);
-    for (double& x : v) x -= turns * kTwoPi;
+    const double vEnd = unwrapNear(coordinateAt(work, aEnd), v[k]);
+    const double shift = unwrapNear(vEnd, inputs.value[driver]) - vEnd;  // whole turns
+    for (double& x : v) x += shift;
   }
   // The monotone stretch around a = 0 (a fold of the driver's coordinate ends it).
   const double sign = v[kSamples + 1] - v[kSamples];
@@ -171,7 +168,7 @@ AnmMoveResult AnmSliderPath::move(const Model& work, Data& d, DriverInputs& inpu
     for (int it = 0; it < 60 && aR - aL > 1e-15 * std::max(1.0, std::abs(aR)); ++it) {
       const double am = 0.5 * (aL + aR);
       double vm = coordinateAt(work, am);
-      if (angular_) vm = unwrapTo(vm, vL);
+      if (angular_) vm = unwrapNear(vm, vL);
       if ((vm - target) * (vL - target) > 0) aL = am, vL = vm;
       else aR = am;
     }

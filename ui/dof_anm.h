@@ -69,8 +69,11 @@ class AnmSliderPath {
   /// anmMoveDriver (same result and failure contract).
   AnmMoveResult move(const Model& work, Data& d, DriverInputs& inputs, int driver, int coordIndex, double target,
                      bool angular, const anm::AnmOptions& opt = sliderAnmOptions());
-  /// Forgets the kept series.
-  void reset() { driver_ = -1; }
+  /// Forgets the kept series (and the model it belonged to).
+  void reset() {
+    driver_ = -1;
+    model_ = nullptr;
+  }
   /// Frames served from the kept series and full moves, since construction (tests, statistics).
   int seriesFrames() const { return seriesFrames_; }
   int fullMoves() const { return fullMoves_; }

@@ -187,7 +187,7 @@ void SimulationController::copyDynamicState() {
       continue;
     }
     double v = data_->coords[d.coordIndex];
-    if (d.angular) v += 2 * kPi * std::round((inputs_->value[d.driver] - v) / (2 * kPi));
+    if (d.angular) v = unwrapNear(v, inputs_->value[d.driver]);
     inputs_->value[d.driver] = v;
   }
 }

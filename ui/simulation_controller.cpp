@@ -21,8 +21,6 @@ constexpr double kRangeBudgetSeconds = 0.25;
 /// Newton starts close to the solution and stays on the assembly branch (continuation).
 double maxStep(const DofInfo& d, const Model& m) { return d.angular ? 5.0 * kPi / 180.0 : 0.02 * m.lengthScale; }
 
-/// The representative of angle a (mod 2π) nearest to `near` (sliders do not jump by a turn).
-double unwrapNear(double a, double near) { return a + 2 * kPi * std::round((near - a) / (2 * kPi)); }
 }  // namespace
 
 std::vector<Pose> bodyPoses(const Model& m, const VecX& q) {
@@ -448,9 +446,10 @@ void SimulationController::publish(bool recorded, bool startsHistory) {
   f.playing = playing_;
   fillDynamicFrame(f);
   if (!deform_->empty()) {
-    // The parts follow the bodies of this frame (restored states and a reset start them at rest).
+    // The parts take one step with the bodies of each recorded frame (a reset starts them at rest);
+    // a state only re-shown (scrubbing, a pause notice) does not advance them.
     if (startsHistory) deform_->reset();
-    if (!deform_->step(*model_, data_->q) && f.modeMessage.empty()) f.modeMessage = deform_->message();
+    if (recorded && !deform_->step(*model_, data_->q) && f.modeMessage.empty()) f.modeMessage = deform_->message();
     for (int k = 0; k < deform_->count(); ++k) f.deformables.push_back(deform_->surface(k));
   }
   ++inFlight_;
