@@ -21,6 +21,7 @@
 
 #include "core/io/expressions.h"
 #include "core/io/import/import.h"
+#include "core/io/json_section.h"
 #include "core/io/json_value.h"
 #include "core/io/load_deformable.h"
 #include "core/io/load_dynamics.h"
@@ -55,25 +56,6 @@ constexpr double kPerpendicularCos = 1e-6;
 /// Relative slack of the inertia checks (positive definiteness, triangle inequality), so that a
 /// thin rod or disc whose moments meet the triangle inequality with equality is accepted.
 constexpr double kInertiaRelTol = 1e-9;
-
-// ---- small helpers ----
-
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
-  return s;
-}
-
-std::string child(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
-std::string index(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
-
-std::string fmt(double x) {
-  std::ostringstream s;
-  s.precision(6);
-  s << x;
-  return s.str();
-}
 
 // Keys of each joint type (besides name, type, body1, body2) and of each shape type (besides type).
 const std::vector<std::string>& jointKeys(JointType t) {
@@ -112,11 +94,12 @@ const std::vector<std::string>& shapeKeys(ShapeType t) {
 
 // ---- the reader ----
 
-class Reader {
+class Reader : JsonSection {
  public:
-  Reader(std::string fileName, std::string baseDir) : file_(std::move(fileName)), baseDir_(std::move(baseDir)) {}
+  Reader(MechanismSpec& spec, std::string fileName, std::string baseDir)
+      : JsonSection(spec, std::move(fileName)), baseDir_(std::move(baseDir)) {}
 
-  MechanismSpec read(std::string_view text) {
+  void read(std::string_view text) {
     Value root;
     try {
       root = json::parse(text, json::ParseLimits{kMaxFileBytes, 64});
@@ -125,96 +108,25 @@ class Reader {
     }
     spec_.sourceFile = file_;
     top(root);
-    return std::move(spec_);
   }
 
  private:
-  std::string file_, baseDir_;
-  MechanismSpec spec_;
+  std::string baseDir_;
   std::map<std::string, std::shared_ptr<const MeshData>> meshCache_;  // absolute path → mesh
   double L_ = 1.0, A_ = 1.0;  // file length / angle unit in metres / radians
 
-  // ---- errors and locations ----
-
-  [[noreturn]] void fail(SourceLoc loc, const std::string& path, const std::string& msg) const {
-    throw LoadError(Diagnostic{file_, loc.line, loc.col, path.empty() ? msg : path + ": " + msg});
-  }
-  [[noreturn]] void fail(const Value& v, const std::string& path, const std::string& msg) const {
-    fail(v.loc, path, msg);
-  }
-
-  void record(const std::string& path, const Value& v) { spec_.locations[path] = v.loc; }
-
-  /// Rejects keys of `obj` not in `allowed`, with a did-you-mean hint; `what` names the object
-  /// ("a body"). `elsewhere` may explain a key that is valid in another context.
-  void checkKeys(const Value& obj, const std::string& path, const std::vector<std::string>& allowed,
-                 const std::string& what,
-                 const std::function<std::string(const std::string&)>& elsewhere = {}) const {
-    for (const json::Member& m : obj.members) {
-      if (std::find(allowed.begin(), allowed.end(), m.key) != allowed.end()) continue;
-      if (elsewhere) {
-        const std::string why = elsewhere(m.key);
-        if (!why.empty()) fail(m.keyLoc, child(path, m.key), why);
-      }
-      std::string msg = "unknown key \"" + m.key + "\" in " + what;
-      const std::string hint = didYouMean(m.key, allowed);
-      msg += hint.empty() ? " (allowed: " + join(allowed) + ")" : hint;
-      fail(m.keyLoc, child(path, m.key), msg);
-    }
+  /// The "name" of v (a KIND object): not empty, and not the name of one of `others`.
+  template <class Spec>
+  std::string uniqueName(const Value& v, const std::string& path, const std::vector<Spec>& others,
+                         const std::string& kind) {
+    std::string n = name(req(v, path, "name", "the " + kind + "'s name"), child(path, "name"));
+    for (const Spec& o : others)
+      if (o.name == n) fail(*v.find("name"), child(path, "name"), "duplicate " + kind + " name \"" + n + "\"");
+    return n;
   }
 
-  /// The object at `v`, or an error naming what it should have been.
-  void expectKind(const Value& v, const std::string& path, Kind k, const std::string& what = "") const {
-    if (v.kind != k)
-      fail(v, path, "expected " + (what.empty() ? std::string(json::describe(k)) : what) + ", got " +
-                        json::describe(v.kind));
-  }
+  // ---- colours, directions and rotations ----
 
-  /// The member `key` of `obj` (recorded), or nullptr when absent.
-  const Value* opt(const Value& obj, const std::string& path, const char* key) {
-    const Value* v = obj.find(key);
-    if (v) record(child(path, key), *v);
-    return v;
-  }
-  const Value& req(const Value& obj, const std::string& path, const char* key, const std::string& what) {
-    const Value* v = opt(obj, path, key);
-    if (!v) fail(obj, path, std::string("missing required key \"") + key + "\" (" + what + ")");
-    return *v;
-  }
-
-  // ---- scalars ----
-
-  double number(const Value& v, const std::string& path) const {
-    if (v.kind == Kind::String) {
-      // "1.5" in quotes is a common slip; say so.
-      fail(v, path, "expected a number, got a string (write numbers without quotes)");
-    }
-    expectKind(v, path, Kind::Number);
-    return v.number;  // finite: the parser rejects NaN, Infinity and overflow
-  }
-  double positive(const Value& v, const std::string& path, const char* what) const {
-    const double x = number(v, path);
-    if (!(x > 0)) fail(v, path, std::string(what) + " must be positive, got " + fmt(x));
-    return x;
-  }
-  int integer(const Value& v, const std::string& path) const {
-    const double x = number(v, path);
-    if (x != std::floor(x) || std::fabs(x) > 1e9) fail(v, path, "expected an integer, got " + fmt(x));
-    return static_cast<int>(x);
-  }
-  bool boolean(const Value& v, const std::string& path) const {
-    expectKind(v, path, Kind::Bool, "true or false");
-    return v.boolean;
-  }
-  std::string string(const Value& v, const std::string& path) const {
-    expectKind(v, path, Kind::String);
-    return v.string;
-  }
-  std::string name(const Value& v, const std::string& path) const {
-    std::string s = string(v, path);
-    if (s.empty()) fail(v, path, "a name must not be empty");
-    return s;
-  }
   std::string color(const Value& v, const std::string& path) const {
     const std::string s = string(v, path);
     bool ok = s.size() == 7 && s[0] == '#';
@@ -223,22 +135,6 @@ class Reader {
     return s;
   }
 
-  // ---- vectors and rotations ----
-
-  /// An array of exactly n numbers (each multiplied by `scale`).
-  std::vector<double> numbers(const Value& v, const std::string& path, std::size_t n, double scale,
-                              const char* what) const {
-    if (v.kind != Kind::Array) fail(v, path, std::string("expected ") + what + ", got " + json::describe(v.kind));
-    if (v.items.size() != n)
-      fail(v, path, std::string("expected ") + what + ", got an array of " + std::to_string(v.items.size()));
-    std::vector<double> out(n);
-    for (std::size_t i = 0; i < n; ++i) out[i] = number(v.items[i], index(path, i)) * scale;
-    return out;
-  }
-  Vec3 vec3(const Value& v, const std::string& path, double scale) const {
-    const auto x = numbers(v, path, 3, scale, "an array of 3 numbers [x, y, z]");
-    return Vec3(x[0], x[1], x[2]);
-  }
   /// A direction: non-zero 3-vector, returned normalised.
   Vec3 direction(const Value& v, const std::string& path) const {
     const Vec3 d = vec3(v, path, 1.0);
@@ -304,18 +200,12 @@ class Reader {
     if (b->items.empty()) fail(*b, "bodies", "no bodies: a mechanism needs at least one body");
     for (std::size_t i = 0; i < b->items.size(); ++i) body(b->items[i], index("bodies", i));
 
-    if (const Value* j = opt(root, "", "joints")) {
-      expectKind(*j, "joints", Kind::Array, "an array of joints");
-      for (std::size_t i = 0; i < j->items.size(); ++i) joint(j->items[i], index("joints", i));
-    }
-    if (const Value* d = opt(root, "", "drivers")) {
-      expectKind(*d, "drivers", Kind::Array, "an array of drivers");
-      for (std::size_t i = 0; i < d->items.size(); ++i) driver(d->items[i], index("drivers", i));
-    }
-    if (const Value* h = opt(root, "", "handles")) {
-      expectKind(*h, "handles", Kind::Array, "an array of handles");
-      for (std::size_t i = 0; i < h->items.size(); ++i) handle(h->items[i], index("handles", i));
-    }
+    if (const Value* j = opt(root, "", "joints"))
+      items(*j, "joints", "an array of joints", [&](const Value& x, const std::string& p) { joint(x, p); });
+    if (const Value* d = opt(root, "", "drivers"))
+      items(*d, "drivers", "an array of drivers", [&](const Value& x, const std::string& p) { driver(x, p); });
+    if (const Value* h = opt(root, "", "handles"))
+      items(*h, "handles", "an array of handles", [&](const Value& x, const std::string& p) { handle(x, p); });
     // Springs, motors, initial velocities, solver settings (load_dynamics.cpp).
     if (const Value* dyn = opt(root, "", "dynamics")) readDynamicsSection(*dyn, spec_, file_, L_, A_);
     // Deformable parts: tetrahedral meshes, material, pinned / attached vertices (load_deformable.cpp).
@@ -357,9 +247,7 @@ class Reader {
                 return "";
               });
     BodySpec b;
-    b.name = name(req(v, path, "name", "the body's name"), child(path, "name"));
-    for (const BodySpec& o : spec_.bodies)
-      if (o.name == b.name) fail(*v.find("name"), child(path, "name"), "duplicate body name \"" + b.name + "\"");
+    b.name = uniqueName(v, path, spec_.bodies, "body");
     if (const Value* x = opt(v, path, "fixed")) b.fixed = boolean(*x, child(path, "fixed"));
     if (const Value* x = opt(v, path, "position")) b.position = vec3(*x, child(path, "position"), L_);
     if (const Value* x = opt(v, path, "orientation")) b.orientation = orientation(*x, child(path, "orientation"));
@@ -398,9 +286,8 @@ class Reader {
   }
 
   std::vector<ShapeSpec> shapes(const Value& v, const std::string& path) {
-    expectKind(v, path, Kind::Array, "an array of shapes");
     std::vector<ShapeSpec> out;
-    for (std::size_t i = 0; i < v.items.size(); ++i) out.push_back(shape(v.items[i], index(path, i)));
+    items(v, path, "an array of shapes", [&](const Value& x, const std::string& p) { out.push_back(shape(x, p)); });
     return out;
   }
 
@@ -492,24 +379,11 @@ class Reader {
     meshCache_[s.resolvedFile] = s.mesh;
   }
 
-  /// Checks that a body named `n` was declared (bodies are read before joints and handles), or
-  /// fails with a did-you-mean. "ground" is an ordinary name: declare it {"fixed": true}.
-  void bodyRef(const std::string& n, const Value& v, const std::string& path) const {
-    std::vector<std::string> names;
-    for (const BodySpec& b : spec_.bodies) {
-      if (b.name == n) return;
-      names.push_back(b.name);
-    }
-    fail(v, path, "unknown body \"" + n + "\"" + didYouMean(n, names));
-  }
-
   void joint(const Value& v, const std::string& path) {
     record(path, v);
     expectKind(v, path, Kind::Object, "a joint object");
     JointSpec j;
-    j.name = name(req(v, path, "name", "the joint's name"), child(path, "name"));
-    for (const JointSpec& o : spec_.joints)
-      if (o.name == j.name) fail(*v.find("name"), child(path, "name"), "duplicate joint name \"" + j.name + "\"");
+    j.name = uniqueName(v, path, spec_.joints, "joint");
     const Value& tv = req(v, path, "type", "revolute, prismatic, cylindrical, spherical, universal, planar, fixed or distance");
     const std::string ts = string(tv, child(path, "type"));
     const auto t = jointTypeFromString(ts);
@@ -598,18 +472,10 @@ class Reader {
       return "";
     });
     DriverSpec d;
-    d.name = name(req(v, path, "name", "the driver's name"), child(path, "name"));
-    for (const DriverSpec& o : spec_.drivers)
-      if (o.name == d.name) fail(*v.find("name"), child(path, "name"), "duplicate driver name \"" + d.name + "\"");
+    d.name = uniqueName(v, path, spec_.drivers, "driver");
     const Value& jv = req(v, path, "joint", "the driven joint's name");
     d.joint = name(jv, child(path, "joint"));
-    const JointSpec* joint = nullptr;
-    std::vector<std::string> names;
-    for (const JointSpec& j : spec_.joints) {
-      names.push_back(j.name);
-      if (j.name == d.joint) joint = &j;
-    }
-    if (!joint) fail(jv, child(path, "joint"), "unknown joint \"" + d.joint + "\"" + didYouMean(d.joint, names));
+    const JointSpec* joint = &jointRef(d.joint, jv, child(path, "joint"));
     const int n = jointCoordinateCount(joint->type);
     if (n == 0) fail(jv, child(path, "joint"), "joint \"" + d.joint + "\" is a fixed joint: it has no coordinate to drive");
     if (const Value* c = opt(v, path, "coordinate")) {
@@ -640,9 +506,7 @@ class Reader {
     expectKind(v, path, Kind::Object, "a handle object");
     checkKeys(v, path, {"name", "body", "point"}, "a handle");
     HandleSpec h;
-    h.name = name(req(v, path, "name", "the handle's name"), child(path, "name"));
-    for (const HandleSpec& o : spec_.handles)
-      if (o.name == h.name) fail(*v.find("name"), child(path, "name"), "duplicate handle name \"" + h.name + "\"");
+    h.name = uniqueName(v, path, spec_.handles, "handle");
     const Value& bv = req(v, path, "body", "the body the handle is attached to");
     h.body = name(bv, child(path, "body"));
     bodyRef(h.body, bv, child(path, "body"));
@@ -654,8 +518,9 @@ class Reader {
 }  // namespace
 
 MechanismSpec parseMechanism(std::string_view text, const std::string& fileName, const std::string& baseDir) {
-  Reader r(fileName, baseDir);
-  return r.read(text);
+  MechanismSpec spec;
+  Reader(spec, fileName, baseDir).read(text);
+  return spec;
 }
 
 MechanismSpec readMechanismFile(const std::string& path) {

@@ -12,14 +12,11 @@
 // did-you-mean hint, as in load.cpp. Names of bodies, joints and drivers are checked here too
 // (with hints); compile_dynamics.cpp checks the rest of the meaning.
 #include "core/io/load_dynamics.h"
-#include "core/io/suggest.h"
-
-#include <algorithm>
-#include <cctype>
-#include <cmath>
 
 #include "core/io/expressions.h"
+#include "core/io/json_section.h"
 #include "core/io/load.h"
+#include "core/io/suggest.h"
 
 namespace mechsim::io {
 namespace {
@@ -27,19 +24,10 @@ namespace {
 using json::Kind;
 using json::Value;
 
-std::string child(const std::string& path, const std::string& key) { return path + "." + key; }
-std::string index(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
-
-std::string joinKeys(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& k : v) s += (s.empty() ? "" : ", ") + k;
-  return s;
-}
-
-class DynamicsReader {
+class DynamicsReader : JsonSection {
  public:
   DynamicsReader(MechanismSpec& spec, std::string file, double L, double A)
-      : spec_(spec), file_(std::move(file)), L_(L), A_(A) {}
+      : JsonSection(spec, std::move(file)), L_(L), A_(A) {}
 
   void section(const Value& v) {
     const std::string path = "dynamics";
@@ -58,95 +46,37 @@ class DynamicsReader {
   }
 
  private:
-  MechanismSpec& spec_;
-  std::string file_;
   double L_, A_;
 
-  [[noreturn]] void fail(SourceLoc loc, const std::string& path, const std::string& msg) const {
-    throw LoadError(Diagnostic{file_, loc.line, loc.col, path + ": " + msg});
-  }
-  [[noreturn]] void fail(const Value& v, const std::string& path, const std::string& msg) const { fail(v.loc, path, msg); }
-  void record(const std::string& path, const Value& v) { spec_.locations[path] = v.loc; }
-  void expectKind(const Value& v, const std::string& path, Kind k, const std::string& what) const {
-    if (v.kind != k) fail(v, path, "expected " + what + ", got " + json::describe(v.kind));
-  }
-  void checkKeys(const Value& obj, const std::string& path, const std::vector<std::string>& allowed, const std::string& what) const {
-    for (const json::Member& m : obj.members) {
-      if (std::find(allowed.begin(), allowed.end(), m.key) != allowed.end()) continue;
-      const std::string h = didYouMean(m.key, allowed);
-      fail(m.keyLoc, child(path, m.key),
-           "unknown key \"" + m.key + "\" in " + what + (h.empty() ? " (allowed: " + joinKeys(allowed) + ")" : h));
-    }
-  }
-  const Value* opt(const Value& obj, const std::string& path, const char* key) {
-    const Value* v = obj.find(key);
-    if (v) record(child(path, key), *v);
-    return v;
-  }
-  const Value& req(const Value& obj, const std::string& path, const char* key, const std::string& what) {
-    const Value* v = opt(obj, path, key);
-    if (!v) fail(obj, path, std::string("missing required key \"") + key + "\" (" + what + ")");
-    return *v;
-  }
+  /// Checks that `a` is an array of objects and calls f(item, path) for each, recording each.
   template <class F>
   void list(const Value& a, const std::string& path, F&& f) {
-    expectKind(a, path, Kind::Array, "an array");
-    for (std::size_t i = 0; i < a.items.size(); ++i) {
-      record(index(path, i), a.items[i]);
-      expectKind(a.items[i], index(path, i), Kind::Object, "an object");
-      f(a.items[i], index(path, i));
-    }
-  }
-  double number(const Value& v, const std::string& path) const {
-    if (v.kind == Kind::String) fail(v, path, "expected a number, got a string (write numbers without quotes)");
-    expectKind(v, path, Kind::Number, "a number");
-    return v.number;
+    items(a, path, "an array", [&](const Value& x, const std::string& p) {
+      record(p, x);
+      expectKind(x, p, Kind::Object, "an object");
+      f(x, p);
+    });
   }
   double nonNegative(const Value& v, const std::string& path, const char* what) const {
     const double x = number(v, path);
     if (x < 0) fail(v, path, std::string(what) + " must not be negative");
     return x;
   }
-  std::string name(const Value& v, const std::string& path) const {
-    expectKind(v, path, Kind::String, "a string");
-    if (v.string.empty()) fail(v, path, "a name must not be empty");
-    return v.string;
-  }
   Vec3 point(const Value& v, const std::string& path) const {
-    if (v.kind != Kind::Array || v.items.size() != 3) fail(v, path, "expected an array of 3 numbers [x, y, z]");
-    Vec3 out;
-    for (int i = 0; i < 3; ++i) out(i) = number(v.items[i], index(path, i)) * L_;
-    return out;
-  }
-  void bodyRef(const std::string& n, const Value& v, const std::string& path) const {
-    std::vector<std::string> names;
-    for (const BodySpec& b : spec_.bodies) {
-      if (b.name == n) return;
-      names.push_back(b.name);
-    }
-    fail(v, path, "unknown body \"" + n + "\"" + didYouMean(n, names));
+    return vec3(v, path, L_, "expected an array of 3 numbers [x, y, z]");
   }
   /// Joint by name and coordinate index (key "coordinate", default 0); returns the joint.
-  const JointSpec& jointRef(const Value& obj, const std::string& path, std::string& jointName, int& coordinate) {
+  const JointSpec& coordinateRef(const Value& obj, const std::string& path, std::string& jointName, int& coordinate) {
     const Value& jv = req(obj, path, "joint", "a joint's name");
     jointName = name(jv, child(path, "joint"));
-    const JointSpec* joint = nullptr;
-    std::vector<std::string> names;
-    for (const JointSpec& j : spec_.joints) {
-      names.push_back(j.name);
-      if (j.name == jointName) joint = &j;
-    }
-    if (!joint) fail(jv, child(path, "joint"), "unknown joint \"" + jointName + "\"" + didYouMean(jointName, names));
-    const int n = jointCoordinateCount(joint->type);
+    const JointSpec& joint = jointRef(jointName, jv, child(path, "joint"));
+    const int n = jointCoordinateCount(joint.type);
     if (n == 0) fail(jv, child(path, "joint"), "joint \"" + jointName + "\" is a fixed joint: it has no coordinate");
     coordinate = 0;
-    if (const Value* c = opt(obj, path, "coordinate")) {
-      const double x = number(*c, child(path, "coordinate"));
-      if (x != std::floor(x) || x < 0 || x >= n)
-        fail(*c, child(path, "coordinate"), "expected a coordinate index from 0 to " + std::to_string(n - 1));
-      coordinate = static_cast<int>(x);
-    }
-    return *joint;
+    if (const Value* c = opt(obj, path, "coordinate"))
+      coordinate = integer(*c, child(path, "coordinate"), 0, n - 1,
+                           "expected a coordinate index from 0 to " + std::to_string(n - 1));
+    return joint;
   }
   double coordScale(const JointSpec& j, int k) const { return coordinateIsAngle(j.type, k) ? A_ : L_; }
 
@@ -173,7 +103,7 @@ class DynamicsReader {
     checkKeys(v, path, {"name", "joint", "coordinate", "stiffness", "damping", "rest"}, "a joint spring");
     JointSpringSpec s;
     if (const Value* n = opt(v, path, "name")) s.name = name(*n, child(path, "name"));
-    const JointSpec& j = jointRef(v, path, s.joint, s.coordinate);
+    const JointSpec& j = coordinateRef(v, path, s.joint, s.coordinate);
     s.stiffness = nonNegative(req(v, path, "stiffness", "N·m/rad or N/m"), child(path, "stiffness"), "stiffness");
     if (const Value* x = opt(v, path, "damping")) s.damping = nonNegative(*x, child(path, "damping"), "damping");
     if (const Value* x = opt(v, path, "rest")) s.rest = number(*x, child(path, "rest")) * coordScale(j, s.coordinate);
@@ -184,7 +114,7 @@ class DynamicsReader {
     checkKeys(v, path, {"name", "joint", "coordinate", "effort", "servo", "kp", "kd", "maxEffort"}, "a motor");
     MotorSpec s;
     if (const Value* n = opt(v, path, "name")) s.name = name(*n, child(path, "name"));
-    jointRef(v, path, s.joint, s.coordinate);
+    coordinateRef(v, path, s.joint, s.coordinate);
     for (const MotorSpec& o : spec_.dynamics.motors)
       if (o.joint == s.joint && o.coordinate == s.coordinate)
         fail(*v.find("joint"), child(path, "joint"), "coordinate " + std::to_string(s.coordinate) + " of joint \"" + s.joint + "\" already has a motor");
@@ -231,7 +161,7 @@ class DynamicsReader {
   void initialRate(const Value& v, const std::string& path) {
     checkKeys(v, path, {"joint", "coordinate", "value"}, "an initial velocity");
     InitialRateSpec s;
-    const JointSpec& j = jointRef(v, path, s.joint, s.coordinate);
+    const JointSpec& j = coordinateRef(v, path, s.joint, s.coordinate);
     for (const InitialRateSpec& o : spec_.dynamics.initialRates)
       if (o.joint == s.joint && o.coordinate == s.coordinate)
         fail(*v.find("joint"), child(path, "joint"), "this coordinate already has an initial velocity");
@@ -261,11 +191,7 @@ class DynamicsReader {
       s.tolerance = number(*x, child(path, "tolerance"));
       if (!(*s.tolerance > 0 && *s.tolerance < 1)) fail(*x, child(path, "tolerance"), "expected a tolerance between 0 and 1 (exclusive)");
     }
-    if (const Value* x = opt(v, path, "maxIterations")) {
-      const double n = number(*x, child(path, "maxIterations"));
-      if (n != std::floor(n) || n < 1 || n > 100000) fail(*x, child(path, "maxIterations"), "expected an integer from 1 to 100000");
-      s.maxIterations = static_cast<int>(n);
-    }
+    if (const Value* x = opt(v, path, "maxIterations")) s.maxIterations = integer(*x, child(path, "maxIterations"), 1, 100000);
   }
 };
 

@@ -25,28 +25,16 @@
 #include "core/anm/anm_drag.h"
 #include "core/io/load.h"
 #include "core/kinematics/kinematics.h"
+#include "drag_fixture.h"
 #include "mechanisms.h"
 
 using namespace mechsim;
+using test::fourBarBranch;
+using test::jointWorld;
+using test::stewartBranch;
+using test::withoutDrivers;
 
 namespace {
-
-Model withoutDrivers(const std::string& name) {
-  MechanismSpec s = io::readMechanismFile(std::string(MECHSIM_SOURCE_DIR) + "/mechanisms/" + name);
-  s.drivers.clear();
-  return io::compileSpec(s);
-}
-
-Vec3 jointWorld(const Model& m, const VecX& q, const std::string& joint) {
-  const Joint& j = m.joints[m.findJoint(joint)];
-  return bodyPose(m, q, j.body1).apply(j.point1);
-}
-
-/// Assembly mode of a four-bar with joints B, C, D: sign of z·((C − B) × (D − C)).
-int fourBarBranch(const Model& m, const VecX& q) {
-  const Vec3 B = jointWorld(m, q, "B"), C = jointWorld(m, q, "C"), D = jointWorld(m, q, "D");
-  return (C - B).cross(D - C).z() > 0 ? 1 : -1;
-}
 
 /// ∂x/∂(r, p) of x = r + R(p) ℓ (R(p)ℓ = (w² − v·v)ℓ + 2(v·ℓ)v + 2w v×ℓ).
 Eigen::Matrix<double, 3, 7> pointJac(const VecX& q, int qi, const Vec3& l) {
@@ -148,7 +136,6 @@ struct NearFold {
     model = compile(s);
   }
 };
-/// Stewart branch indicators: per leg, leg axis along (S − U) and sign of cos θ1; platform upright.
 /// Largest difference between two configurations (quaternion sign ignored).
 double configDistance(const Model& m, const VecX& a, const VecX& b) {
   double worst = 0;
@@ -161,24 +148,6 @@ double configDistance(const Model& m, const VecX& a, const VecX& b) {
   return worst;
 }
 
-std::vector<int> stewartBranch(const Model& m, const VecX& q) {
-  std::vector<int> b;
-  Data d = makeData(m);
-  d.q = q;
-  updateJointCoordinates(m, d);
-  for (int i = 1; i <= 6; ++i) {
-    const std::string k = std::to_string(i);
-    const Joint& P = m.joints[m.findJoint("P" + k)];
-    const Vec3 axis = bodyPose(m, q, P.body1).rotate(P.frame1.col(2));
-    const Vec3 leg = jointWorld(m, q, "S" + k) - jointWorld(m, q, "U" + k);
-    b.push_back(axis.dot(leg) > 0 ? 1 : -1);
-    const Joint& U = m.joints[m.findJoint("U" + k)];
-    b.push_back(std::cos(d.coords(U.firstCoord)) > 0 ? 1 : -1);
-  }
-  const int plat = m.findBody("platform");
-  b.push_back(bodyPose(m, q, plat).rotate(Vec3::UnitZ()).z() > 0 ? 1 : -1);
-  return b;
-}
 }  // namespace
 
 class TestAnmBranch : public QObject {
@@ -261,12 +230,9 @@ class TestAnmBranch : public QObject {
     // Gauss-Newton jump changes the branch indicators, ANM in one update must end with the
     // indicators of that continuous motion, and for some targets those are the starting ones (the
     // jump flipped, the motion did not).
-    const Model m = withoutDrivers("stewart.json");
-    Data d = makeData(m);
-    QVERIFY(solvePositions(m, d, 0.0));
-    const DragPoint pt{m.handles.at(0).body, m.handles.at(0).local};
-    const std::vector<int> branch = stewartBranch(m, d.q);
-    const Vec3 start = dragPointPosition(m, d.q, pt);
+    const test::StewartDrag stewart;
+    QVERIFY(stewart.assembled);
+    const auto& [m, d, assembled, pt, branch, start] = stewart;
     std::srand(7);
     int plainFlips = 0, compared = 0, kept = 0, motionFlips = 0, agree = 0;
     for (int k = 0; k < 200; ++k) {

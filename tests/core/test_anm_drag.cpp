@@ -20,53 +20,14 @@
 #include "core/anm/anm_drag.h"
 #include "core/io/load.h"
 #include "core/kinematics/kinematics.h"
+#include "drag_fixture.h"
 
 using namespace mechsim;
+using test::fourBarBranch;
+using test::stewartBranch;
+using test::withoutDrivers;
 
 namespace {
-
-MechanismSpec exampleSpec(const std::string& name) {
-  return io::readMechanismFile(std::string(MECHSIM_SOURCE_DIR) + "/mechanisms/" + name);
-}
-
-Model withoutDrivers(const std::string& name) {
-  MechanismSpec s = exampleSpec(name);
-  s.drivers.clear();
-  return io::compileSpec(s);
-}
-
-Vec3 jointWorld(const Model& m, const VecX& q, const std::string& joint) {
-  const Joint& j = m.joints[m.findJoint(joint)];
-  return bodyPose(m, q, j.body1).apply(j.point1);
-}
-
-/// Four-bar assembly branch: the sign of z·((C − B) × (D − C)) (coupler and rocker never align in
-/// this crank-rocker, so the sign is constant on a branch).
-int fourBarBranch(const Model& m, const VecX& q) {
-  const Vec3 B = jointWorld(m, q, "B"), C = jointWorld(m, q, "C"), D = jointWorld(m, q, "D");
-  return (C - B).cross(D - C).z() > 0 ? 1 : -1;
-}
-
-/// Stewart assembly branch: per leg, the sign of the leg axis along (platform point − base point)
-/// and of cos θ1 of its universal joint; and whether the platform's z axis points up.
-std::vector<int> stewartBranch(const Model& m, const VecX& q) {
-  std::vector<int> b;
-  Data d = makeData(m);
-  d.q = q;
-  updateJointCoordinates(m, d);
-  for (int i = 1; i <= 6; ++i) {
-    const std::string k = std::to_string(i);
-    const Joint& P = m.joints[m.findJoint("P" + k)];
-    const Vec3 axis = bodyPose(m, q, P.body1).rotate(P.frame1.col(2));
-    const Vec3 leg = jointWorld(m, q, "S" + k) - jointWorld(m, q, "U" + k);
-    b.push_back(axis.dot(leg) > 0 ? 1 : -1);
-    const Joint& U = m.joints[m.findJoint("U" + k)];
-    b.push_back(std::cos(d.coords(U.firstCoord)) > 0 ? 1 : -1);
-  }
-  const int plat = m.findBody("platform");
-  b.push_back(bodyPose(m, q, plat).rotate(Vec3::UnitZ()).z() > 0 ? 1 : -1);
-  return b;
-}
 
 /// The four-bar's configurations on its starting branch at crank increments of `stepDeg`, by the
 /// driven position analysis (driver 360 t deg) in small time steps.
@@ -176,12 +137,9 @@ class TestAnmDrag : public QObject {
   }
 
   void stewartLongDragKeepsBranch() {
-    const Model m = withoutDrivers("stewart.json");
-    Data d = makeData(m);
-    QVERIFY(solvePositions(m, d, 0.0));
-    const DragPoint pt{m.handles.at(0).body, m.handles.at(0).local};
-    const std::vector<int> branch = stewartBranch(m, d.q);
-    const Vec3 start = dragPointPosition(m, d.q, pt);
+    const test::StewartDrag stewart;
+    QVERIFY(stewart.assembled);
+    const auto& [m, d, assembled, pt, branch, start] = stewart;
     const Vec3 target = start + Vec3(0.9, 0.5, -0.45);
     Data a = d;
     auto anm = makeAnmDragSolver();

@@ -20,6 +20,7 @@
 #include "ui/picking.h"
 #include "ui/plot_dock.h"
 #include "ui/viewport.h"
+#include "tests/ui/interaction_util.h"
 #include "tests/ui/window_test_util.h"
 
 using namespace mechsim;
@@ -27,20 +28,7 @@ using namespace mechsim::ui;
 using namespace mechsim::test;
 
 namespace {
-QPoint pixelOf(MainWindow& w, const Vec3& p) {
-  const auto px = projectToPixel(w.viewport()->camera(), p, w.viewport()->width(), w.viewport()->height());
-  return px ? QPoint(qRound(px->x()), qRound(px->y())) : QPoint(-1, -1);
-}
-
 double totalEnergy(const Frame& f) { return f.kinetic + f.potential; }
-
-QStringList readLines(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
-  while (!lines.isEmpty() && lines.last().isEmpty()) lines.removeLast();
-  return lines;
-}
 
 // A01 pendulum: 1 kg bob at L = 1 m, inertia 1e-6 kg m² about its centre, gravity 9.81 along −y.
 constexpr double kG = 9.81, kL = 1.0, kMass = 1.0, kJ = 1.0 + 1e-6;
@@ -64,11 +52,7 @@ void TestDynamicMode::initTestCase() {
 void TestDynamicMode::pendulumInDynamicMode() {
   MainWindow w;
   w.setErrorHandler([](const QString& m) { QFAIL(qPrintable(m)); });
-  w.resize(1200, 800);
-  w.show();
-  w.activateWindow();
-  QVERIFY(QTest::qWaitForWindowActive(&w));
-  QVERIFY(openAndWait(w, mechanism("dynamics/a01-pendulum.json")));
+  QVERIFY(showAndOpen(w, mechanism("dynamics/a01-pendulum.json")));
   Viewport* v = w.viewport();
   QTRY_VERIFY_WITH_TIMEOUT(v->paintCount() > 0, 10000);
   const int bob = w.model()->findBody("bob");
@@ -140,10 +124,7 @@ void TestDynamicMode::pendulumInDynamicMode() {
   const double eGrab = totalEnergy(before), wGrab = before.perturbationWork;
   QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, p0);
   QVERIFY(w.dragHandler()->dragging());
-  for (int k = 1; k <= 6; ++k) {
-    QTest::mouseMove(v, p0 + QPoint(-12 * k, -8 * k));
-    QTest::qWait(60);
-  }
+  moveInSteps(v, p0, p0 + QPoint(-72, -48), 6, Qt::NoModifier, 60);
   QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().dragging && w.currentFrame().t > before.t + 0.3, 20000);
   QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, p0 + QPoint(-72, -48));
   QTRY_VERIFY_WITH_TIMEOUT(!w.currentFrame().dragging && !w.currentFrame().playing, 20000);
@@ -224,11 +205,7 @@ void TestDynamicMode::fileWithoutDynamicsSectionUsesTheDefaults() {
   // and its crank driver stays imposed (a rheonomic constraint the dynamics follows).
   MainWindow w;
   w.setErrorHandler([](const QString& m) { QFAIL(qPrintable(m)); });
-  w.resize(1000, 700);
-  w.show();
-  w.activateWindow();
-  QVERIFY(QTest::qWaitForWindowActive(&w));
-  QVERIFY(openAndWait(w, mechanism("fourbar.json")));
+  QVERIFY(showAndOpen(w, mechanism("fourbar.json"), QSize(1000, 700)));
   const Model& m = *w.model();
   QVERIFY(m.gravity.isApprox(Vec3(0, 0, -9.81)));
   QTest::keyClick(w.viewport(), Qt::Key_D);
@@ -267,11 +244,7 @@ void TestDynamicMode::failedStepIsReportedAndTheLastGoodStateKept() {
 
   MainWindow w;
   w.setErrorHandler([](const QString& m) { QFAIL(qPrintable(m)); });
-  w.resize(1000, 700);
-  w.show();
-  w.activateWindow();
-  QVERIFY(QTest::qWaitForWindowActive(&w));
-  QVERIFY(openAndWait(w, path));
+  QVERIFY(showAndOpen(w, path, QSize(1000, 700)));
   QTest::keyClick(w.viewport(), Qt::Key_D);
   QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().dynamic, 10000);
   QTest::keyClick(w.viewport(), Qt::Key_Space);

@@ -35,6 +35,7 @@
 #include "ui/report_dialog.h"
 #include "ui/timeline.h"
 #include "ui/viewport.h"
+#include "tests/ui/interaction_util.h"
 #include "tests/ui/window_test_util.h"
 
 using namespace mechsim;
@@ -46,11 +47,6 @@ namespace {
 Vec3 handlePosition(const MainWindow& w, int h = 0) {
   const Model& m = *w.model();
   return w.currentFrame().poses[m.handles[h].body].apply(m.handles[h].local);
-}
-
-QPoint pixelOf(MainWindow& w, const Vec3& p) {
-  const auto px = projectToPixel(w.viewport()->camera(), p, w.viewport()->width(), w.viewport()->height());
-  return px ? QPoint(qRound(px->x()), qRound(px->y())) : QPoint(-1, -1);
 }
 
 /// Centre of a slider's handle (where a person grabs it).
@@ -70,14 +66,6 @@ void saveShot(QWidget* w, const QString& name) {
   const QString dir = QStringLiteral(MECHSIM_SCREENSHOT_DIR);
   QDir().mkpath(dir);
   QVERIFY(w->grab().save(dir + "/" + name, "PNG"));
-}
-
-QStringList readLines(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
-  while (!lines.isEmpty() && lines.last().isEmpty()) lines.removeLast();
-  return lines;
 }
 
 QStringList expectedHeader(const Model& m) {
@@ -111,11 +99,7 @@ void TestInteraction::initTestCase() {
 
 void TestInteraction::sliderMovesAndUndo() {
   MainWindow w;
-  w.resize(1200, 800);
-  w.show();
-  w.activateWindow();
-  QVERIFY(QTest::qWaitForWindowActive(&w));
-  QVERIFY(openAndWait(w, mechanism("fourbar.json")));
+  QVERIFY(showAndOpen(w, mechanism("fourbar.json")));
   DofPanel* panel = w.dofPanel();
   QCOMPARE(panel->count(), 1);
   const DofInfo dof = panel->dof(0);
@@ -126,9 +110,7 @@ void TestInteraction::sliderMovesAndUndo() {
 
   // Drag the slider's handle 80 px to the right with the mouse.
   const QPoint h = sliderHandle(s);
-  QTest::mousePress(s, Qt::LeftButton, Qt::NoModifier, h);
-  for (int k = 1; k <= 8; ++k) QTest::mouseMove(s, h + QPoint(10 * k, 0));
-  QTest::mouseRelease(s, Qt::LeftButton, Qt::NoModifier, h + QPoint(80, 0));
+  mouseDrag(s, h, h + QPoint(80, 0), 8);
   waitIdle(w);
   const double asked = DofPanel::fromSlider(dof, s->value());
   const Frame& f = w.currentFrame();
@@ -166,11 +148,7 @@ void TestInteraction::sliderMovesAndUndo() {
 
 void TestInteraction::viewportDragFollowsTheCursor() {
   MainWindow w;
-  w.resize(1200, 800);
-  w.show();
-  w.activateWindow();
-  QVERIFY(QTest::qWaitForWindowActive(&w));
-  QVERIFY(openAndWait(w, mechanism("stewart.json")));
+  QVERIFY(showAndOpen(w, mechanism("stewart.json")));
   QCOMPARE(w.dofPanel()->count(), 6);
   Viewport* v = w.viewport();
   QTRY_VERIFY_WITH_TIMEOUT(v->paintCount() > 0, 10000);
@@ -184,7 +162,7 @@ void TestInteraction::viewportDragFollowsTheCursor() {
   QVERIFY(w.dragHandler()->dragging());
   QCOMPARE(w.selectedBody(), w.model()->handles[0].body);
   const QPoint p1 = p0 + QPoint(40, -25);
-  for (int k = 1; k <= 5; ++k) QTest::mouseMove(v, p0 + (p1 - p0) * k / 5);
+  moveInSteps(v, p0, p1, 5);
   waitIdle(w);
   QVERIFY(w.currentFrame().dragging);
   QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, p1);
@@ -207,8 +185,7 @@ void TestInteraction::viewportDragFollowsTheCursor() {
   const Vec3 a2 = handlePosition(w);
   const QPoint q0px = pixelOf(w, a2);
   QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, q0px);
-  for (int k = 1; k <= 4; ++k)
-    QTest::mouseEvent(QTest::MouseMove, v, Qt::NoButton, Qt::ControlModifier, q0px + QPoint(0, -8 * k));
+  moveInSteps(v, q0px, q0px + QPoint(0, -32), 4, Qt::ControlModifier);
   waitIdle(w);
   const int axis = w.dragHandler()->axis();
   QVERIFY(axis >= 0);
@@ -253,11 +230,7 @@ void TestInteraction::viewportDragFollowsTheCursor() {
 
 void TestInteraction::playStepScrubAndPlots() {
   MainWindow w;
-  w.resize(1200, 800);
-  w.show();
-  w.activateWindow();
-  QVERIFY(QTest::qWaitForWindowActive(&w));
-  QVERIFY(openAndWait(w, mechanism("fourbar.json")));
+  QVERIFY(showAndOpen(w, mechanism("fourbar.json")));
   PlotPanel* plots = w.plotPanel();
   // Plot the crank angle and the coupler's x.
   int crank = -1, couplerX = -1;
@@ -326,11 +299,7 @@ void TestInteraction::playStepScrubAndPlots() {
 
 void TestInteraction::exportTrajectory() {
   MainWindow w;
-  w.resize(1200, 800);
-  w.show();
-  w.activateWindow();
-  QVERIFY(QTest::qWaitForWindowActive(&w));
-  QVERIFY(openAndWait(w, mechanism("fourbar.json")));
+  QVERIFY(showAndOpen(w, mechanism("fourbar.json")));
   const Model& m = *w.model();
   for (int k = 0; k < 5; ++k) findAction(&w, "Step")->trigger();
   waitIdle(w);
@@ -407,11 +376,7 @@ void TestInteraction::reportSaveAsAndSettings() {
   const QString saved = dir_.filePath("saved-suspension.json");
   {
     MainWindow w;
-    w.resize(1200, 800);
-    w.show();
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
-    QVERIFY(openAndWait(w, mechanism("car-suspension.json")));
+    QVERIFY(showAndOpen(w, mechanism("car-suspension.json")));
     // Report: the mobility analysis of the file.
     const QString html = mechanismReportHtml(w.modelInfo(), w.singularEvents());
     QVERIFY(html.contains("Mobility (DOF)"));
@@ -421,9 +386,7 @@ void TestInteraction::reportSaveAsAndSettings() {
     // Drag the wheel handle upwards a little, screenshot.
     Viewport* v = w.viewport();
     const QPoint p0 = pixelOf(w, handlePosition(w));
-    QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, p0);
-    for (int k = 1; k <= 4; ++k) QTest::mouseMove(v, p0 + QPoint(0, -6 * k));
-    QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, p0 + QPoint(0, -24));
+    mouseDrag(v, p0, p0 + QPoint(0, -24), 4);
     waitIdle(w);
     QVERIFY(w.currentFrame().maxResidual() < 1e-9);
     saveShot(&w, "interaction-suspension-drag.png");
