@@ -27,6 +27,7 @@
 #include "core/io/load_dynamics.h"
 #include "core/io/load_contact.h"
 #include "core/io/mesh.h"
+#include "core/io/read_file.h"
 #include "core/tolerances.h"
 
 namespace mechsim::io {
@@ -524,25 +525,10 @@ MechanismSpec parseMechanism(std::string_view text, const std::string& fileName,
 }
 
 MechanismSpec readMechanismFile(const std::string& path) {
-  std::error_code ec;
-  const fs::path p(path);
-  auto ioError = [&](const std::string& msg) { return LoadError(Diagnostic{path, 0, 0, msg}); };
-  std::string ext = lowerCase(p.extension().string());
   // URDF, MJCF and SDFormat go to their importers (core/io/import/import.h).
   if (importFormatOf(path)) return importMechanismFile(path);
-  if (!fs::exists(p, ec)) throw ioError("no such file");
-  if (fs::is_directory(p, ec)) throw ioError("is a folder, not a mechanism file");
-  const auto size = fs::file_size(p, ec);
-  if (ec) throw ioError("cannot read: " + ec.message());
-  if (size > kMaxFileBytes)
-    throw LoadError(Diagnostic{path, 1, 1, "the file is too large (" + std::to_string(size) + " bytes; the limit is 64 MiB)"});
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw ioError("cannot open the file for reading");
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (static_cast<std::uintmax_t>(in.gcount()) != size) throw ioError("read error");
-  const fs::path dir = fs::absolute(p, ec).parent_path();
-  return parseMechanism(text, path, dir.string());
+  const FileText file = readMechanismText(path, kMaxFileBytes);
+  return parseMechanism(file.text, path, file.dir);
 }
 
 }  // namespace mechsim::io

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "core/io/import/xml_file.h"
+#include "core/io/read_file.h"
 
 namespace mechsim::io {
 
@@ -64,29 +65,18 @@ std::optional<ImportFormat> importFormatOf(const std::string& path) {
 }
 
 MechanismSpec importMechanismFile(const std::string& path) {
-  std::error_code ec;
-  const fs::path p(path);
   const auto format = importFormatOf(path);
-  auto ioError = [&](const std::string& msg) { return LoadError(Diagnostic{path, 0, 0, msg}); };
-  if (!format) throw ioError("not a URDF, MJCF or SDF file (expected .urdf, .xml, .mjcf, .sdf or .world)");
-  if (!fs::exists(p, ec)) throw ioError("no such file");
-  if (fs::is_directory(p, ec)) throw ioError("is a folder, not a mechanism file");
-  const auto size = fs::file_size(p, ec);
-  if (ec) throw ioError("cannot read: " + ec.message());
-  if (size > imp::kMaxXmlBytes)
-    throw LoadError(Diagnostic{path, 1, 1, "the file is too large (" + std::to_string(size) + " bytes; the limit is 64 MiB)"});
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw ioError("cannot open the file for reading");
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (static_cast<std::uintmax_t>(in.gcount()) != size) throw ioError("read error");
-  const std::string dir = fs::absolute(p, ec).parent_path().string();
+  if (!format)
+    throw LoadError(Diagnostic{path, 0, 0, "not a URDF, MJCF or SDF file (expected .urdf, .xml, .mjcf, .sdf or .world)"});
+  const FileText file = readMechanismText(path, imp::kMaxXmlBytes);
+  const std::string& text = file.text;
+  const std::string& dir = file.dir;
   switch (*format) {
     case ImportFormat::Urdf: return parseUrdf(text, path, dir);
     case ImportFormat::Mjcf: return parseMjcf(text, path, dir);
     case ImportFormat::Sdf: return parseSdf(text, path, dir);
   }
-  throw ioError("unknown file type");
+  throw LoadError(Diagnostic{path, 0, 0, "unknown file type"});
 }
 
 }  // namespace mechsim::io
