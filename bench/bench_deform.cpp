@@ -15,8 +15,11 @@
 // jacobi (per-vertex Newton, Jacobi), jgs2-jacobi and jgs2-gs (cubature variant, modal split).
 // Then vbd, jacobi, jgs2-jacobi and jgs2-gs again with the global step control of solver.h
 // (Acceleration::Subspace: the quadratic model minimised over the sweep's and the previous step).
+// Then jgs2-jacobi and jgs2-gs, without and with step control, on a larger coarse space
+// ("modal256": the modal split on 256 modes, Jgs2Options::modalModes; cubature unchanged).
 // An ablation case on a small beam shows the three JGS2 variants (exact-schur, exact-sum,
-// cubature) and the two sampled right-hand-side forms the modal split replaces.
+// cubature), the two sampled right-hand-side forms the modal split replaces, and the modal split's
+// coarse part with the current Hessian (Jgs2Coarse::Galerkin).
 // The GPU backend (gpu/) adds rows with backend = cuda when a device is present.
 #include <chrono>
 #include <cmath>
@@ -38,6 +41,10 @@ namespace mechsim::bench {
 namespace {
 
 using namespace mechsim::deform;
+
+/// Modes of the modal split in the larger-coarse-space rows (Jgs2Options::modalModes; the cubature
+/// is trained on the default 64 either way).
+constexpr int kModalModes = 256;
 
 struct Scene {
   std::string name;
@@ -98,6 +105,9 @@ struct MethodSpec {
   int maxIterations;
   bool schur = false;
   Acceleration acceleration = Acceleration::None;
+  Jgs2Coarse coarse = Jgs2Coarse::Rest;
+  const Jgs2Data* data = nullptr;  // JGS2 data other than the case's default (the larger coarse space)
+  std::string label = "";          // variant column override
 };
 
 /// Runs `steps` steps of one method from (x0, v0) at time t0; fills iterations, time, convergence
@@ -116,6 +126,9 @@ Row runMethod(const Scene& s, const Jgs2Data* jgs2, const MethodSpec& ms, const 
   o.tolerance = 1e-4;
   o.schurHessian = ms.schur;
   o.acceleration = ms.acceleration;
+  o.coarse = ms.coarse;
+  if (ms.data) jgs2 = ms.data;
+  if (!ms.label.empty()) r.variant = ms.label;
   VecX x = x0, v = v0;
   int its = 0, conv = 0;
   double secs = 0;
@@ -216,6 +229,11 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
       // JGS2 precomputation (one factorisation, subspaces, modes, cubature).
       Jgs2Options jo;
       const Jgs2Data jgs2 = precomputeJgs2(m, jo);
+      // The same cubature with a larger coarse space: the modal split on kModalModes modes.
+      Jgs2Options jl = jo;
+      jl.modalModes = kModalModes;
+      const Jgs2Data jgs2Large = precomputeJgs2(m, jl);
+      const std::string large = "modal" + std::to_string(kModalModes);
       const std::vector<MethodSpec> methods = {
           {"newton", Method::Newton, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, 100},
           {"vbd", Method::Vbd, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap},
@@ -230,13 +248,24 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
            Acceleration::Subspace},
           {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
            Acceleration::Subspace},
+          // Larger coarse space (Jgs2Options::modalModes), without and with step control.
+          {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::None, Jgs2Coarse::Rest, &jgs2Large, large},
+          {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::None, Jgs2Coarse::Rest, &jgs2Large, large},
+          {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::Subspace, Jgs2Coarse::Rest, &jgs2Large, large + "+subspace"},
+          {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::Subspace, Jgs2Coarse::Rest, &jgs2Large, large + "+subspace"},
       };
       for (const MethodSpec& ms : methods) {
         Row r = runMethod(s, &jgs2, ms, x, v, t, steps, xRef, errCap);
         r.caseName = cn.str();
         r.stiffness = stiff;
         r.tets = m.tetCount();
-        r.precompute = ms.method == Method::Jgs2Jacobi || ms.method == Method::Jgs2GaussSeidel ? jgs2.totalSeconds : 0;
+        r.precompute = ms.method == Method::Jgs2Jacobi || ms.method == Method::Jgs2GaussSeidel
+                           ? (ms.data ? ms.data->totalSeconds : jgs2.totalSeconds)
+                           : 0;
         rows.push_back(r);
       }
 #ifdef MECHSIM_HAVE_CUDA
@@ -323,7 +352,12 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
                    {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::ExactSum, form, 5000, false, Acceleration::Subspace},
                    {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, form, 5000, false, Acceleration::Subspace},
                    {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, form, 5000},
-                   {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, form, 5000, false, Acceleration::Subspace}};
+                   {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, form, 5000, false, Acceleration::Subspace},
+                   // Coarse part with the current Hessian (Jgs2Coarse::Galerkin) instead of λ_t.
+                   {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, form, 5000, false, Acceleration::None,
+                    Jgs2Coarse::Galerkin, nullptr, "galerkin"},
+                   {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, form, 5000, false,
+                    Acceleration::Subspace, Jgs2Coarse::Galerkin, nullptr, "galerkin+subspace"}};
       } else {
         methods = {{"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, form, 5000}};
       }
@@ -333,7 +367,8 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
         r.stiffness = 20;
         r.tets = m.tetCount();
         r.precompute = ms.method == Method::Jgs2Jacobi || ms.method == Method::Jgs2GaussSeidel ? jgs2.totalSeconds : 0;
-        if (ms.variant == Jgs2Variant::Cubature && ms.method != Method::Vbd && ms.method != Method::Newton)
+        if (ms.variant == Jgs2Variant::Cubature && ms.method != Method::Vbd && ms.method != Method::Newton &&
+            ms.label.empty())
           r.variant = std::string("cubature-") + toString(form) +
                       (ms.acceleration != Acceleration::None ? std::string("+") + toString(ms.acceleration) : "");
         if (ms.schur) r.variant += "-schur";

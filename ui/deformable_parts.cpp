@@ -1,10 +1,13 @@
 // ui/deformable_parts.cpp — deformable parts stepped on the simulation worker (see the header).
 #include "ui/deformable_parts.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "core/deform/from_spec.h"
+#include "core/deform/handle.h"
 #include "core/deform/solver.h"
+#include "core/deform/stress.h"
 #include "core/kinematics/kinematics.h"
 
 namespace mechsim::ui {
@@ -15,6 +18,7 @@ void DeformableParts::clear() {
   poses_.clear();
   attachError_ = 0;
   iterations_ = 0;
+  handlePart_ = -1;
 }
 
 bool DeformableParts::build(const MechanismSpec& spec, const Model& model, double h) {
@@ -113,6 +117,64 @@ std::shared_ptr<const MeshData> DeformableParts::surface(int k) const {
     n = l > 0 ? Eigen::Vector3f(n / l) : Eigen::Vector3f::UnitZ();
   }
   return mesh;
+}
+
+std::shared_ptr<const std::vector<float>> DeformableParts::surfaceStress(int k) const {
+  auto out = std::make_shared<std::vector<float>>();
+  if (k < 0 || k >= count()) return out;
+  const Part& p = parts_[static_cast<size_t>(k)];
+  const std::vector<double> s = deform::vertexVonMises(p.model, p.x);
+  out->reserve(p.surfaceVertices.size());
+  for (int v : p.surfaceVertices) out->push_back(static_cast<float>(s[static_cast<size_t>(v)]));
+  return out;
+}
+
+Vec3 DeformableParts::surfacePoint(int k, int surfaceVertex) const {
+  if (k < 0 || k >= count()) return Vec3::Zero();
+  const Part& p = parts_[static_cast<size_t>(k)];
+  if (surfaceVertex < 0 || surfaceVertex >= static_cast<int>(p.surfaceVertices.size())) return Vec3::Zero();
+  return p.x.segment<3>(3 * p.surfaceVertices[static_cast<size_t>(surfaceVertex)]);
+}
+
+bool DeformableParts::setHandle(int part, int surfaceVertex, const Vec3& target) {
+  clearHandle();
+  if (part < 0 || part >= count() || !target.allFinite()) return false;
+  Part& p = parts_[static_cast<size_t>(part)];
+  if (surfaceVertex < 0 || surfaceVertex >= static_cast<int>(p.surfaceVertices.size())) return false;
+  deform::VertexHandle h;
+  h.vertex = p.surfaceVertices[static_cast<size_t>(surfaceVertex)];
+  h.target = target;
+  h.stiffness = deform::handleStiffness(p.model.mass[static_cast<size_t>(h.vertex)], p.model.h, kDragStiffnessFactor);
+  p.model.handles = {h};
+  handlePart_ = part;
+  return true;
+}
+
+void DeformableParts::setHandleTarget(const Vec3& target) {
+  if (handlePart_ < 0 || !target.allFinite()) return;
+  parts_[static_cast<size_t>(handlePart_)].model.handles.front().target = target;
+}
+
+void DeformableParts::clearHandle() {
+  if (handlePart_ >= 0 && handlePart_ < count()) parts_[static_cast<size_t>(handlePart_)].model.handles.clear();
+  handlePart_ = -1;
+}
+
+Vec3 DeformableParts::handlePoint() const {
+  if (handlePart_ < 0) return Vec3::Zero();
+  const Part& p = parts_[static_cast<size_t>(handlePart_)];
+  return p.x.segment<3>(3 * p.model.handles.front().vertex);
+}
+
+Vec3 DeformableParts::handleTarget() const {
+  return handlePart_ < 0 ? Vec3::Zero() : parts_[static_cast<size_t>(handlePart_)].model.handles.front().target;
+}
+
+double DeformableParts::maxSpeed() const {
+  double m = 0;
+  for (const Part& p : parts_)
+    for (int v = 0; v < p.model.vertexCount(); ++v) m = std::max(m, p.v.segment<3>(3 * v).norm());
+  return m;
 }
 
 }  // namespace mechsim::ui

@@ -6,7 +6,13 @@
 // projected Newton (the reference solver of core/deform/solver.h: robust at any stiffness, and a
 // few milliseconds on the example's 1920 tets). The coupling is one way: the parts do not push back
 // on the bodies. A frame shows each part as its boundary surface (outward triangles of the tet mesh,
-// smooth per-vertex normals).
+// smooth per-vertex normals), optionally with the von Mises stress at each surface vertex (the
+// volume-weighted mean over the incident tets, core/deform/stress.h) for stress colouring.
+//
+// Handle drag: a soft handle (core/deform/handle.h) pulls one surface vertex of one part towards the
+// cursor's target: the zero-length spring ½ k ‖x_v − t‖², k = c m_v / h² with c = kDragStiffnessFactor,
+// is part of the step's incremental potential, so Newton solves it implicitly. Clearing the handle
+// lets the part spring back dynamically.
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +25,14 @@ namespace mechsim::ui {
 
 class DeformableParts {
  public:
+  /// c of the drag handle's stiffness k = c m_v / h² (core/deform/handle.h). 10× the core's
+  /// default of 100: a surface vertex of the example strap (1 cm cells of rubber, h = 1/60 s) then
+  /// gets k ≈ 2 kN/m, above the strap's own stiffness at its middle (clamped at both ends, about
+  /// 1 kN/m across it), so the vertex follows the cursor most of the way; with 100 it moved under a
+  /// fifth of the way. The local stretch around the vertex stays moderate (k is still ten times
+  /// below the elastic stiffness of one cell, E × 1 cm = 20 kN/m).
+  static constexpr double kDragStiffnessFactor = 1e3;
+
   /// Builds the parts of `spec` (compiled as `model`) with time step h. On an error the parts are
   /// left empty and false is returned (message() says why).
   bool build(const MechanismSpec& spec, const Model& model, double h);
@@ -35,6 +49,27 @@ class DeformableParts {
 
   /// The boundary surface of part k in its current state (world coordinates).
   std::shared_ptr<const MeshData> surface(int k) const;
+  /// The von Mises stress (Pa) at each vertex of part k's boundary surface, in the surface's vertex
+  /// order (the same order as surface(k)->vertices).
+  std::shared_ptr<const std::vector<float>> surfaceStress(int k) const;
+  /// Position (world) of vertex `surfaceVertex` of part k's boundary surface.
+  Vec3 surfacePoint(int k, int surfaceVertex) const;
+
+  /// A soft handle on surface vertex `surfaceVertex` of part k, pulling it towards `target` from the
+  /// next step on; replaces any handle. False (and no handle) when part or vertex is out of range
+  /// or the target is not finite.
+  bool setHandle(int part, int surfaceVertex, const Vec3& target);
+  /// Moves the handle's target (no effect without a handle or with a target that is not finite).
+  void setHandleTarget(const Vec3& target);
+  /// Removes the handle: the part springs back.
+  void clearHandle();
+  bool hasHandle() const { return handlePart_ >= 0; }
+  /// The handled vertex (world) and its target; zero without a handle.
+  Vec3 handlePoint() const;
+  Vec3 handleTarget() const;
+  /// Largest vertex speed of all parts after the last step (m/s): whether they have settled.
+  double maxSpeed() const;
+
   /// Largest distance of an attached vertex from its body point after the last step (m).
   double attachmentError() const { return attachError_; }
   /// Newton iterations of the last step (all parts).
@@ -50,6 +85,7 @@ class DeformableParts {
     VecX rest, x, v;
   };
   std::vector<Part> parts_;
+  int handlePart_ = -1;  // the part holding the handle (−1: none)
   std::vector<int> bodyOf_;  // spec body k → model body index
   std::vector<Pose> poses_;  // (spec bodies) the poses handed to the step
   double attachError_ = 0;

@@ -17,11 +17,15 @@ bool DragHandler::press(QMouseEvent* e) {
   const QPointF p = e->position();
   const Ray ray = cameraRay(view_->camera(), p.x(), p.y(), view_->width(), view_->height());
   const std::optional<PickHit> hit = pick(view_->scene(), ray);
-  if (!hit || hit->body < 0) return false;
-  // A handle is grabbed at its centre, a body at the surface point under the cursor.
-  anchor_ = hit->role == ItemRole::HandleMarker
-                ? Eigen::Vector3d(view_->scene().items[hit->item].transform.block<3, 1>(0, 3).cast<double>())
-                : hit->point;
+  const bool deformable = hit && hit->role == ItemRole::DeformableSurface && hit->vertex >= 0;
+  if (!hit || (hit->body < 0 && !deformable)) return false;
+  // A handle is grabbed at its centre, a body at the surface point under the cursor, a deformable
+  // surface at its vertex nearest that point (the vertex the soft handle pulls).
+  const DrawItem& item = view_->scene().items[hit->item];
+  if (hit->role == ItemRole::HandleMarker) anchor_ = item.transform.block<3, 1>(0, 3).cast<double>();
+  else if (deformable && item.mesh && hit->vertex < static_cast<int>(item.mesh->vertices.size()))
+    anchor_ = (item.transform * item.mesh->vertices[static_cast<size_t>(hit->vertex)].homogeneous()).head<3>().cast<double>();
+  else anchor_ = hit->point;
   normal_ = view_->camera().backward();
   pressPos_ = p.toPoint();
   axis_ = -1;

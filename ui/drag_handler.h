@@ -1,6 +1,7 @@
 #pragma once
-// ui/drag_handler.h — the handle-drag gesture in the viewport: a left press on a handle marker
-// or on a moving body grabs that point (otherwise the camera orbits as usual); moving the mouse
+// ui/drag_handler.h — the handle-drag gesture in the viewport: a left press on a handle marker,
+// on a moving body or on a deformable surface (its nearest surface vertex) grabs that point
+// (otherwise the camera orbits as usual); moving the mouse
 // moves the target in the plane through the grabbed point facing the camera, or, with Ctrl held,
 // along the world axis (x, y or z) whose image best follows the mouse; release ends the drag.
 // Alt+left always orbits, Shift+left pans. The handler only turns pixels into world targets
@@ -31,7 +32,8 @@ class DragHandler : public QObject, public ViewportMouseHook {
   void release(QMouseEvent* e) override;
 
  signals:
-  /// A point was grabbed: `hit` says what (handle marker or body shape) and where (world).
+  /// A point was grabbed: `hit` says what (handle marker, body shape or deformable surface vertex)
+  /// and where (world).
   void grabbed(const mechsim::ui::PickHit& hit, const Eigen::Vector3d& anchor);
   /// The cursor's world target for the grabbed point.
   void moved(const Eigen::Vector3d& target);

@@ -17,6 +17,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QImage>
+#include <QPixmap>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -39,6 +41,7 @@
 #include "ui/drag_handler.h"
 #include "ui/dynamic_mode.h"
 #include "ui/plot_dock.h"
+#include "ui/stress_colours.h"
 #include "ui/timeline.h"
 #include "ui/trajectory_export.h"
 #include "ui/undo_commands.h"
@@ -60,6 +63,17 @@ QString counted(size_t n, const char* one, const char* many) {
 
 QString bodyName(const Model& m, int b) {
   return b >= 0 && b < static_cast<int>(m.bodies.size()) ? qs(m.bodies[b].name) : QStringLiteral("world");
+}
+
+/// The stress colour ramp (ui/stress_colours.h), low on the left, as a w × h legend image.
+QPixmap stressRampPixmap(int w, int h) {
+  QImage img(w, h, QImage::Format_RGB32);
+  for (int x = 0; x < w; ++x) {
+    const Eigen::Vector4f c = stressRampColour(w > 1 ? double(x) / (w - 1) : 0.0);
+    const QRgb rgb = qRgb(int(255 * c.x() + 0.5f), int(255 * c.y() + 0.5f), int(255 * c.z() + 0.5f));
+    for (int y = 0; y < h; ++y) img.setPixel(x, y, rgb);
+  }
+  return QPixmap::fromImage(img);
 }
 
 /// A local file among the URLs of a drag, or an empty string.
@@ -94,6 +108,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   dofLabel_ = new QLabel;
   countsLabel_ = new QLabel;
   for (QLabel* l : {residualLabel_, solverLabel_, fpsLabel_, dofLabel_, countsLabel_}) statusBar()->addPermanentWidget(l);
+  // The legend of the stress colours: the ramp from low to high and the range it spans.
+  stressRamp_ = new QLabel;
+  stressRamp_->setPixmap(stressRampPixmap(90, 12));
+  stressLabel_ = new QLabel;
+  stressLabel_->setObjectName("stressLegend");
+  statusBar()->insertPermanentWidget(0, stressLabel_);
+  statusBar()->insertPermanentWidget(0, stressRamp_);
+  stressRamp_->hide();
+  stressLabel_->hide();
 
   buildMenus();
   buildDocks();
@@ -112,8 +135,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(dragHandler_, &DragHandler::grabbed, this, &MainWindow::onGrab);
   connect(dragHandler_, &DragHandler::moved, this, [this](const Eigen::Vector3d& target) {
     if (dragging_) simulation_->setDragTarget(target);
+    if (deformDragging_) simulation_->setDeformTarget(target);
   });
   connect(dragHandler_, &DragHandler::released, this, [this] {
+    if (deformDragging_) {
+      // The part springs back on the worker; deformable states are not undone.
+      deformDragging_ = false;
+      simulation_->endDeformDrag();
+      return;
+    }
     if (!dragging_) return;
     dragging_ = false;
     simulation_->endDrag();
@@ -188,6 +218,16 @@ void MainWindow::buildMenus() {
   toggle(tr("Show &Handles"), &SceneOptions::handles, "handles");
   toggle(tr("Show &Trail"), &SceneOptions::trail, "trail");
   toggle(tr("Show C&ontacts"), &SceneOptions::contacts, "contacts");
+  // Deformable parts coloured by their von Mises stress (legend in the status bar).
+  QAction* stress = view->addAction(tr("Colour Deformables by &Stress"));
+  stress->setCheckable(true);
+  stress->setObjectName("stressColours");
+  connect(stress, &QAction::toggled, this, [this](bool on) {
+    stressColouring_ = on;
+    QSettings().setValue("view/stressColours", on);
+    if (simulation_) simulation_->setStressColouring(on);
+    rebuildScene(false);
+  });
   QAction* clearTrail = view->addAction(tr("C&lear Trail"));
   connect(clearTrail, &QAction::triggered, this, [this] {
     trail_.clear();
@@ -557,7 +597,7 @@ void MainWindow::acknowledgeFrame() {
 void MainWindow::onFrame(const Frame& frame) {
   // Each frame is acknowledged once: at once, or (dragging, view visible) when it has been painted.
   acknowledgeFrame();
-  if (frame.dragging && viewport_->isVisible()) {
+  if ((frame.dragging || frame.deformDragging) && viewport_->isVisible()) {
     ackPending_ = true;
     ackTimer_.start(kAckTimeoutMs);
   } else {
@@ -598,7 +638,7 @@ void MainWindow::onFrame(const Frame& frame) {
   // status bar follow at most every kPanelIntervalMs: widgets repainting at the frame rate cost
   // a software-rendered desktop nearly as much as the 3-D view, for changes no one can read at
   // that rate. The timer shows the last frame of the drag once the frames stop.
-  if (frame.dragging && panelClock_.isValid() && panelClock_.elapsed() < kPanelIntervalMs) {
+  if ((frame.dragging || frame.deformDragging) && panelClock_.isValid() && panelClock_.elapsed() < kPanelIntervalMs) {
     if (!panelTimer_.isActive()) panelTimer_.start(int(kPanelIntervalMs - panelClock_.elapsed()));
   } else {
     showPanels();
@@ -641,6 +681,13 @@ void MainWindow::onScrub(int index) {
 
 void MainWindow::onGrab(const PickHit& hit, const Eigen::Vector3d& anchor) {
   if (!model_ || frame_.poses.size() != model_->bodies.size()) return;
+  if (hit.role == ItemRole::DeformableSurface) {
+    // A soft handle on the surface vertex; time goes on as it was (the worker steps the parts
+    // once per frame, with a frame per display tick while paused).
+    deformDragging_ = true;
+    simulation_->beginDeformDrag(hit.deformable, hit.vertex, anchor);
+    return;
+  }
   DragPoint p;
   if (hit.role == ItemRole::HandleMarker && hit.handle >= 0 && hit.handle < static_cast<int>(model_->handles.size())) {
     p.body = model_->handles[hit.handle].body;
@@ -690,6 +737,28 @@ void MainWindow::rebuildScene(bool fit) {
   overlay.dragTarget = frame_.dragTarget;
   for (const Frame::ContactMark& c : frame_.contacts) overlay.contacts.emplace_back(c.point, c.normal);
   overlay.deformables = frame_.deformables;
+  if (frame_.deformDragging) {
+    overlay.dragging = true;
+    overlay.dragPoint = frame_.deformPoint;
+    overlay.dragTarget = frame_.deformTarget;
+  }
+  // Stress colouring: the ramp over this frame's range, shown in the status bar's legend.
+  const bool colour = stressColouring_ && !frame_.deformables.empty() &&
+                      frame_.deformableStress.size() == frame_.deformables.size();
+  StressColours sc;
+  if (colour) {
+    sc = colourByStress(frame_.deformableStress);
+    overlay.deformableColors = sc.colours;
+  }
+  stressMin_ = sc.valid ? sc.min : 0;
+  stressMax_ = sc.valid ? sc.max : 0;
+  if (colour && sc.valid) {
+    stressLabel_->setText(tr("von Mises stress %1 … %2")
+                              .arg(QString::fromStdString(formatPascal(sc.min)), QString::fromStdString(formatPascal(sc.max))));
+    stressLabel_->setToolTip(tr("Deformable parts coloured by the von Mises stress of the Cauchy stress, blue (low) to red (high)"));
+  }
+  stressRamp_->setVisible(colour && sc.valid);
+  stressLabel_->setVisible(colour && sc.valid);
   // Joints whose equations are not met (their rows of Φ come first, in joint order).
   overlay.jointViolated.assign(model_->joints.size(), 0);
   for (size_t j = 0; j < model_->joints.size(); ++j) {

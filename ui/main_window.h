@@ -88,6 +88,13 @@ class MainWindow : public QMainWindow {
   double framesPerSecond() const { return fps_; }
   /// The selected body (−1: none).
   int selectedBody() const { return selectedBody_; }
+  /// Stress colouring of the deformable parts (View → Colour Deformables by Stress): the range of
+  /// the frame shown, in Pa (valid() false when off or nothing to colour).
+  bool stressColouring() const { return stressColouring_; }
+  double stressMin() const { return stressMin_; }
+  double stressMax() const { return stressMax_; }
+  /// The status bar's legend of the stress colours (its text names the range with units).
+  QLabel* stressLegend() const { return stressLabel_; }
 
   /// The recent-files list as stored in QSettings (most recent first, at most kMaxRecent).
   QStringList recentFiles() const;
@@ -153,6 +160,8 @@ class MainWindow : public QMainWindow {
   DragHandler* dragHandler_ = nullptr;
   QUndoStack* undo_ = nullptr;
   QLabel* countsLabel_ = nullptr;
+  QLabel* stressRamp_ = nullptr;   // the colour ramp …
+  QLabel* stressLabel_ = nullptr;  // … and its range (stress colouring on)
   QLabel* residualLabel_ = nullptr;
   QLabel* solverLabel_ = nullptr;
   QLabel* fpsLabel_ = nullptr;
@@ -181,6 +190,9 @@ class MainWindow : public QMainWindow {
   std::optional<DragPoint> trailPoint_;  // the point whose trail is drawn
   std::deque<Eigen::Vector3d> trail_;
   bool dragging_ = false;
+  bool deformDragging_ = false;          // a soft handle on a deformable part is held
+  bool stressColouring_ = false;
+  double stressMin_ = 0, stressMax_ = 0;
   ControllerState beforeEdit_;
   bool editing_ = false;
   // showPanels() at most every kPanelIntervalMs while dragging (onFrame); the timer catches up.

@@ -1,6 +1,7 @@
 // ui/picking.cpp — camera rays, ray–primitive intersection, drag plane and drag axis.
 #include "ui/picking.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -64,6 +65,35 @@ double hitUnitCylinder(const Vector3d& o, const Vector3d& d) {
   }
   return best;
 }
+
+/// Nearest s ≥ 0 where o + s d crosses a triangle of `mesh` (Möller–Trumbore, both faces), or ∞;
+/// `corner` gets the vertex of that triangle nearest the crossing.
+double hitTriangles(const MeshData& mesh, const Vector3d& o, const Vector3d& d, int& corner) {
+  double best = kInf;
+  const size_t nv = mesh.vertices.size();
+  for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+    const unsigned i[3] = {mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]};
+    if (i[0] >= nv || i[1] >= nv || i[2] >= nv) continue;
+    const Vector3d a = mesh.vertices[i[0]].cast<double>(), e1 = mesh.vertices[i[1]].cast<double>() - a,
+                   e2 = mesh.vertices[i[2]].cast<double>() - a;
+    const Vector3d p = d.cross(e2);
+    const double det = e1.dot(p);
+    if (std::abs(det) < 1e-300) continue;
+    const Vector3d r = o - a;
+    const double u = r.dot(p) / det;
+    if (u < 0 || u > 1) continue;
+    const Vector3d q = r.cross(e1);
+    const double v = d.dot(q) / det;
+    if (v < 0 || u + v > 1) continue;
+    const double s = e2.dot(q) / det;
+    if (s < 0 || s >= best) continue;
+    best = s;
+    // Barycentric weights (1 − u − v, u, v): the largest names the nearest corner.
+    const double w[3] = {1 - u - v, u, v};
+    corner = static_cast<int>(i[std::max_element(w, w + 3) - w]);
+  }
+  return best;
+}
 }  // namespace
 
 Ray cameraRay(const Camera& camera, double px, double py, double w, double h) {
@@ -91,7 +121,8 @@ std::optional<PickHit> pick(const Scene& scene, const Ray& ray) {
   std::optional<PickHit> bestHandle, bestBody;
   for (int i = 0; i < static_cast<int>(scene.items.size()); ++i) {
     const DrawItem& it = scene.items[i];
-    if (it.role != ItemRole::BodyShape && it.role != ItemRole::HandleMarker) continue;
+    if (it.role != ItemRole::BodyShape && it.role != ItemRole::HandleMarker && it.role != ItemRole::DeformableSurface)
+      continue;
     // The ray in the primitive's own frame: x_local = A⁻¹ (x − t). Affine maps keep the ray's
     // parameter, so s found there is the world distance along the (unit) world direction.
     const Eigen::Matrix4d T = it.transform.cast<double>();
@@ -100,19 +131,24 @@ std::optional<PickHit> pick(const Scene& scene, const Ray& ray) {
     const Eigen::Matrix3d Ai = A.inverse();
     const Vector3d o = Ai * (ray.origin - T.block<3, 1>(0, 3)), d = Ai * ray.direction;
     double s = kInf;
-    switch (it.primitive) {
-      case Primitive::Box: s = hitUnitBox(o, d); break;
-      case Primitive::Sphere: s = hitUnitSphere(o, d); break;
-      case Primitive::Cylinder: s = hitUnitCylinder(o, d); break;
-      case Primitive::Mesh: {
-        const Eigen::AlignedBox3f b = primitiveBounds(Primitive::Mesh, it.mesh.get());
-        if (b.isEmpty()) break;
-        // The mesh's box mapped onto the unit cube.
-        const Vector3d c = b.center().cast<double>(), e = b.sizes().cast<double>().cwiseMax(1e-12);
-        s = hitUnitBox((o - c).cwiseQuotient(e), d.cwiseQuotient(e));
-        break;
+    int corner = -1;
+    if (it.role == ItemRole::DeformableSurface) {
+      if (it.mesh) s = hitTriangles(*it.mesh, o, d, corner);
+    } else {
+      switch (it.primitive) {
+        case Primitive::Box: s = hitUnitBox(o, d); break;
+        case Primitive::Sphere: s = hitUnitSphere(o, d); break;
+        case Primitive::Cylinder: s = hitUnitCylinder(o, d); break;
+        case Primitive::Mesh: {
+          const Eigen::AlignedBox3f b = primitiveBounds(Primitive::Mesh, it.mesh.get());
+          if (b.isEmpty()) break;
+          // The mesh's box mapped onto the unit cube.
+          const Vector3d c = b.center().cast<double>(), e = b.sizes().cast<double>().cwiseMax(1e-12);
+          s = hitUnitBox((o - c).cwiseQuotient(e), d.cwiseQuotient(e));
+          break;
+        }
+        case Primitive::Cone: break;
       }
-      case Primitive::Cone: break;
     }
     if (!std::isfinite(s)) continue;
     PickHit hit;
@@ -120,6 +156,7 @@ std::optional<PickHit> pick(const Scene& scene, const Ray& ray) {
     hit.role = it.role;
     hit.body = it.body;
     hit.handle = it.handle;
+    if (it.role == ItemRole::DeformableSurface) hit.deformable = it.deformable, hit.vertex = corner;
     hit.distance = s;
     hit.point = ray.at(s);
     auto& best = it.role == ItemRole::HandleMarker ? bestHandle : bestBody;

@@ -35,15 +35,18 @@ struct PickHit {
   ItemRole role = ItemRole::BodyShape;
   int body = -1;      // owning body (BodyShape, HandleMarker)
   int handle = -1;    // HandleMarker
+  int deformable = -1;  // DeformableSurface: the part …
+  int vertex = -1;      // … and its surface vertex nearest the point hit (of the triangle hit)
   double distance = 0;           // along the ray [m]
   Eigen::Vector3d point = Eigen::Vector3d::Zero();  // world point hit
 };
 
 /// The item under a ray: handle markers first (they are small and drawn through bodies), then
-/// the nearest body shape. Each unit primitive is intersected exactly in its own frame (the
-/// item's affine transform maps the ray there and keeps its parameter s): box by slabs, sphere
-/// and cylinder by their quadrics; meshes by their bounding box. Joint glyphs and world axes are
-/// not picked. nullopt when nothing is hit.
+/// the nearest body shape or deformable surface. Each unit primitive is intersected exactly in its
+/// own frame (the item's affine transform maps the ray there and keeps its parameter s): box by
+/// slabs, sphere and cylinder by their quadrics; body meshes by their bounding box; deformable
+/// surfaces triangle by triangle (Möller–Trumbore), the hit naming the triangle's corner nearest
+/// the point. Joint glyphs and world axes are not picked. nullopt when nothing is hit.
 std::optional<PickHit> pick(const Scene& scene, const Ray& ray);
 
 /// Where the cursor ray meets the plane through `anchor` with normal `normal` (the plane facing

@@ -332,13 +332,20 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
   }
   // Deformable parts: their current surfaces, placed in world coordinates already.
   if (overlay)
-    for (const auto& mesh : overlay->deformables) {
+    for (size_t k = 0; k < overlay->deformables.size(); ++k) {
+      const auto& mesh = overlay->deformables[k];
       if (!mesh || mesh->indices.empty()) continue;
       DrawItem it;
       it.role = ItemRole::DeformableSurface;
       it.primitive = Primitive::Mesh;
       it.mesh = mesh;
+      it.deformable = static_cast<int>(k);
       it.color = {0.30f, 0.66f, 0.45f, 1.0f};
+      if (k < overlay->deformableColors.size() && overlay->deformableColors[k] &&
+          overlay->deformableColors[k]->size() == mesh->vertices.size()) {
+        it.vertexColors = overlay->deformableColors[k];
+        it.color = {1.0f, 1.0f, 1.0f, 1.0f};  // the vertex colours as they are
+      }
       scene.items.push_back(it);
     }
   if (overlay && overlay->selectedBody >= 0)

@@ -27,6 +27,10 @@ struct DrawItem {
   int body = -1;    // owning body (BodyShape, HandleMarker)
   int joint = -1;   // JointGlyph
   int handle = -1;  // HandleMarker
+  int deformable = -1;  // DeformableSurface: the part (index into SceneOverlay::deformables)
+  /// Optional per-vertex colours of a mesh (one per MeshData vertex), multiplied by `color`
+  /// (stress colouring of deformable surfaces); null for everything else.
+  std::shared_ptr<const std::vector<Eigen::Vector4f>> vertexColors;
 };
 
 /// Line segments: vertices in pairs, one colour (RGBA, alpha used for fading) per vertex.
@@ -61,6 +65,9 @@ struct SceneOverlay {
   bool dragging = false;
   /// Surfaces of the deformable parts (world coordinates), drawn like bodies.
   std::vector<std::shared_ptr<const MeshData>> deformables;
+  /// Per part (same order), per surface vertex: colours replacing the surfaces' plain colour
+  /// (stress colouring, ui/stress_colours.h); empty or null entries: plain colour.
+  std::vector<std::shared_ptr<const std::vector<Eigen::Vector4f>>> deformableColors;
   /// Contact points (world) and their unit normals, drawn as a dot and a short arrow.
   std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> contacts;
   /// A grid built before (Scene::lines, gridSpacing, gridZ of an earlier scene of the same

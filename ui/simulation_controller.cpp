@@ -16,6 +16,11 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 /// Time the reachable-range search may take per DOF when a model opens [s].
 constexpr double kRangeBudgetSeconds = 0.25;
+/// After a soft handle on a deformable part is released, frames go on until every vertex has been
+/// slower than kSettledSpeed for kSettledTicks frames in a row, or for kMaxSettleTicks frames.
+constexpr double kSettledSpeed = 5e-3;  // m/s
+constexpr int kSettledTicks = 10;
+constexpr int kMaxSettleTicks = 900;
 
 /// The largest slider step the position analysis takes at once; larger moves are split so that
 /// Newton starts close to the solution and stays on the assembly branch (continuation).
@@ -56,6 +61,8 @@ void SimulationController::setModel(std::shared_ptr<const mechsim::Model> model,
   // New state for the new model; the old Data goes with the old model.
   pause();
   anmPath_->reset();
+  deformDragging_ = false;
+  if (deformTimer_) deformTimer_->stop();
   if (drag_) drag_->end();
   drag_.reset();
   dragging_ = false;
@@ -411,7 +418,55 @@ void SimulationController::setDragSolverFactory(mechsim::ui::DragSolverFactory f
   anmSliders_ = factory_ && factory_()->name() == "anm";
 }
 
-void SimulationController::publish(bool recorded, bool startsHistory) {
+void SimulationController::beginDeformDrag(int part, int surfaceVertex, const mechsim::Vec3& target) {
+  if (!work_ || deform_->empty()) return;
+  deformDragging_ = deform_->setHandle(part, surfaceVertex, target);
+  if (deformDragging_) startDeformTimer();
+}
+
+void SimulationController::setDeformTarget(const mechsim::Vec3& target) {
+  if (deformDragging_) deform_->setHandleTarget(target);  // the next step pulls there
+}
+
+void SimulationController::endDeformDrag() {
+  if (!deformDragging_) return;
+  deformDragging_ = false;
+  deform_->clearHandle();
+  startDeformTimer();  // the part springs back: frames until it settles
+}
+
+void SimulationController::setStressColouring(bool on) {
+  stressColours_ = on;
+  // Time standing still: the current state again, now with (or without) its stress.
+  const bool framesComing = playing_ || (deformTimer_ && deformTimer_->isActive());
+  if (work_ && data_ && !deform_->empty() && !framesComing) publish(false);
+}
+
+void SimulationController::startDeformTimer() {
+  if (!deformTimer_) {
+    deformTimer_ = new QTimer(this);
+    deformTimer_->setTimerType(Qt::PreciseTimer);
+    deformTimer_->setInterval(static_cast<int>(std::lround(1000 * kTick)));
+    connect(deformTimer_, &QTimer::timeout, this, &SimulationController::deformTick);
+  }
+  settleTicks_ = stillTicks_ = 0;
+  deformTimer_->start();
+}
+
+void SimulationController::deformTick() {
+  if (!work_ || deform_->empty()) return deformTimer_->stop();
+  // Play's own frames step the parts (unless a body drag holds time in the kinematic mode).
+  if (playing_ && !(dragging_ && !dyn_)) return;
+  if (!deformDragging_) {
+    stillTicks_ = deform_->maxSpeed() < kSettledSpeed ? stillTicks_ + 1 : 0;
+    if (stillTicks_ >= kSettledTicks || ++settleTicks_ > kMaxSettleTicks) return deformTimer_->stop();
+  }
+  // Paced like a drag: one frame at a time while the handle is held.
+  if (paced_ && inFlight_.load() > (deformDragging_ || dragging_ ? 0 : 1)) return;
+  publish(false, false, /*stepParts=*/true);
+}
+
+void SimulationController::publish(bool recorded, bool startsHistory, bool stepParts) {
   // Snapshot what the GUI needs; it never sees Data itself.
   Frame f;
   f.model = model_;
@@ -449,8 +504,17 @@ void SimulationController::publish(bool recorded, bool startsHistory) {
     // The parts take one step with the bodies of each recorded frame (a reset starts them at rest);
     // a state only re-shown (scrubbing, a pause notice) does not advance them.
     if (startsHistory) deform_->reset();
-    if (recorded && !deform_->step(*model_, data_->q) && f.modeMessage.empty()) f.modeMessage = deform_->message();
-    for (int k = 0; k < deform_->count(); ++k) f.deformables.push_back(deform_->surface(k));
+    if ((recorded || stepParts) && !deform_->step(*model_, data_->q) && f.modeMessage.empty())
+      f.modeMessage = deform_->message();
+    for (int k = 0; k < deform_->count(); ++k) {
+      f.deformables.push_back(deform_->surface(k));
+      if (stressColours_) f.deformableStress.push_back(deform_->surfaceStress(k));
+    }
+    f.deformDragging = deformDragging_ && deform_->hasHandle();
+    if (f.deformDragging) {
+      f.deformPoint = deform_->handlePoint();
+      f.deformTarget = deform_->handleTarget();
+    }
   }
   ++inFlight_;
   emit frameReady(f);
@@ -492,6 +556,12 @@ void SimulationThread::restore(const ControllerState& s, bool record) {
   post([c = controller_, s, record] { c->restore(s, record); });
 }
 void SimulationThread::setDynamic(bool on) { post([c = controller_, on] { c->setDynamic(on); }); }
+void SimulationThread::beginDeformDrag(int part, int v, const Vec3& x) {
+  post([c = controller_, part, v, x] { c->beginDeformDrag(part, v, x); });
+}
+void SimulationThread::setDeformTarget(const Vec3& x) { post([c = controller_, x] { c->setDeformTarget(x); }); }
+void SimulationThread::endDeformDrag() { post([c = controller_] { c->endDeformDrag(); }); }
+void SimulationThread::setStressColouring(bool on) { post([c = controller_, on] { c->setStressColouring(on); }); }
 void SimulationThread::setDragSolverFactory(DragSolverFactory f) {
   post([c = controller_, f = std::move(f)]() mutable { c->setDragSolverFactory(std::move(f)); });
 }

@@ -18,6 +18,11 @@
 //   beginDrag / setDragTarget / endDrag     a handle: the DragSolver made by the factory (drag.h)
 //                  on the drag model (drivers released); at the end the drivers hold the new pose.
 //   restore        a recorded state (timeline scrubbing, undo / redo).
+//   beginDeformDrag / setDeformTarget / endDeformDrag   a soft handle on a deformable part's surface
+//                  vertex (ui/deformable_parts.h). The parts step once per frame; while the handle
+//                  is held, and after it until the parts have settled, a timer on the worker
+//                  publishes a frame per display tick (paced like drags) even when time is paused.
+//   setStressColouring   frames carry the parts' per-vertex von Mises stress.
 // Requests that arrive faster than frames are produced are coalesced (latest value wins): each
 // stores its value and schedules one processing pass.
 #include <atomic>
@@ -89,6 +94,11 @@ struct Frame {
   std::vector<ContactMark> contacts;
   // Deformable parts (ui/deformable_parts.h): each part's boundary surface in this frame's state.
   std::vector<std::shared_ptr<const MeshData>> deformables;
+  // With stress colouring on: per part, the von Mises stress at each surface vertex (Pa).
+  std::vector<std::shared_ptr<const std::vector<float>>> deformableStress;
+  bool deformDragging = false;         // a soft handle pulls a deformable part's vertex …
+  Vec3 deformPoint = Vec3::Zero();     // … now here (world) …
+  Vec3 deformTarget = Vec3::Zero();    // … towards the cursor's target
   bool hasContact = false;             // the model has contact (the statistics below mean something)
   int contactIterations = 0;           // sweeps of the mixed LCP solve
   double contactResidual = 0;          // its RES (paper 000), N·s
@@ -154,6 +164,14 @@ class SimulationController : public QObject {
   /// Dynamic mode on / off (ui/dynamic_mode.h): time advances by the forward dynamics; handle
   /// drags pull with a spring-damper. The frame's modeMessage says why when it cannot start.
   void setDynamic(bool on);
+  /// A soft handle on surface vertex `surfaceVertex` of deformable part `part` pulled to `target`.
+  void beginDeformDrag(int part, int surfaceVertex, const mechsim::Vec3& target);
+  void setDeformTarget(const mechsim::Vec3& target);
+  /// Removes the handle; frames go on until the parts have settled.
+  void endDeformDrag();
+  /// Frames carry the per-vertex stress of the deformable parts (Frame::deformableStress). When
+  /// time stands still the current state is published again at once, with its stress.
+  void setStressColouring(bool on);
 
  signals:
   /// A finished frame; connect with a queued connection from the GUI thread.
@@ -179,7 +197,12 @@ class SimulationController : public QObject {
   void applyDofValue(int dof, double value);
   void applyDragTarget(const Vec3& target);
   void finishPositions();
-  void publish(bool recorded, bool startsHistory = false);
+  /// Publishes a frame. The deformable parts take one step when `recorded` or `stepParts`.
+  void publish(bool recorded, bool startsHistory = false, bool stepParts = false);
+  /// The deformable-parts timer: one frame per tick while a soft handle is held or the parts
+  /// move after it, when play does not produce frames already.
+  void deformTick();
+  void startDeformTimer();
 
   std::shared_ptr<const Model> model_;        // the file model
   std::shared_ptr<const MechanismSpec> spec_;
@@ -202,6 +225,11 @@ class SimulationController : public QObject {
   DragPoint dragPoint_;
   Vec3 dragTarget_ = Vec3::Zero();
   bool dragging_ = false;
+  bool stressColours_ = false;
+  bool deformDragging_ = false;                // a soft handle on a deformable part is held
+  QTimer* deformTimer_ = nullptr;
+  int settleTicks_ = 0;                        // deformTick frames since the handle was released
+  int stillTicks_ = 0;                         // consecutive ones with the parts nearly still
 
   QTimer* timer_ = nullptr;
   double speed_ = 1.0;
@@ -241,6 +269,10 @@ class SimulationThread : public QObject {
   void restore(const ControllerState& state, bool record);
   void setDragSolverFactory(DragSolverFactory factory);
   void setDynamic(bool on);
+  void beginDeformDrag(int part, int surfaceVertex, const Vec3& target);
+  void setDeformTarget(const Vec3& target);
+  void endDeformDrag();
+  void setStressColouring(bool on);
 
  private:
   template <class F>

@@ -25,24 +25,28 @@ namespace {
 // headlight at the eye (Blinn-Phong) plus a sky/ground hemisphere fill that keeps the faces
 // turned away from the viewer readable. Both faces are lit (mesh files may wind either way).
 // Drawn instanced: the model matrix, its normal matrix and the colour are per-instance attributes.
+// A mesh with per-vertex colours (stress colouring) has attribute 10 as an array in its vertex
+// array object; every other mesh leaves it disabled, so the shader reads its current constant
+// value, white (set before each draw): the rigid shapes' vertex data are unchanged.
 const char* kShadedVs = R"(#version 330 core
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
 layout(location = 2) in mat4 iModel;     // locations 2-5
 layout(location = 6) in mat3 iNormalMat;  // locations 6-8
 layout(location = 9) in vec4 iColor;
+layout(location = 10) in vec4 aColor;    // per vertex, or constant white
 uniform mat4 uView;
 uniform mat4 uProj;
 out vec3 vPosView;
 out vec3 vNormalView;
 out vec3 vNormalWorld;
-flat out vec4 vColor;
+out vec4 vColor;
 void main() {
   vec4 pv = uView * iModel * vec4(aPos, 1.0);
   vPosView = pv.xyz;
   vNormalWorld = iNormalMat * aNormal;
   vNormalView = mat3(uView) * vNormalWorld;
-  vColor = iColor;
+  vColor = iColor * aColor;
   gl_Position = uProj * pv;
 }
 )";
@@ -51,7 +55,7 @@ const char* kShadedFs = R"(#version 330 core
 in vec3 vPosView;
 in vec3 vNormalView;
 in vec3 vNormalWorld;
-flat in vec4 vColor;
+in vec4 vColor;
 out vec4 fragColor;
 void main() {
   vec3 v = normalize(-vPosView);
@@ -355,7 +359,7 @@ void Viewport::initializeGL() {
   glInfo_.ok = true;
 }
 
-Viewport::GpuMesh Viewport::upload(const TriangleMesh& mesh) {
+Viewport::GpuMesh Viewport::upload(const TriangleMesh& mesh, const std::vector<Eigen::Vector4f>* colors) {
   // Interleaved position + normal, 6 floats per vertex.
   std::vector<float> interleaved;
   interleaved.reserve(mesh.positions.size() * 6);
@@ -382,6 +386,14 @@ Viewport::GpuMesh Viewport::upload(const TriangleMesh& mesh) {
     glEnableVertexAttribArray(a);
     glVertexAttribDivisor(a, 1);
   }
+  // Per-vertex colours (one per position) in their own buffer, attribute 10.
+  if (colors && colors->size() == mesh.positions.size()) {
+    glGenBuffers(1, &g.cbo);
+    glBindBuffer(GL_ARRAY_BUFFER, g.cbo);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(colors->size() * 4 * sizeof(float)), colors->data(), GL_STATIC_DRAW);
+    glEnableVertexAttribArray(10);
+    glVertexAttribPointer(10, 4, GL_FLOAT, GL_FALSE, 4 * sizeof(float), nullptr);
+  }
   glBindVertexArray(0);
   g.indexCount = static_cast<int>(mesh.indices.size());
   return g;
@@ -391,6 +403,7 @@ void Viewport::release(GpuMesh& m) {
   if (m.vao) glDeleteVertexArrays(1, &m.vao);
   if (m.vbo) glDeleteBuffers(1, &m.vbo);
   if (m.ebo) glDeleteBuffers(1, &m.ebo);
+  if (m.cbo) glDeleteBuffers(1, &m.cbo);
   m = GpuMesh{};
 }
 
@@ -404,7 +417,7 @@ void Viewport::releaseGl() {
   instanceVbo_ = cacheFbo_ = cacheTex_ = 0;
   cacheValid_ = false;
   cacheW_ = cacheH_ = 0;
-  for (auto& [key, entry] : meshes_) release(entry.second);
+  for (auto& [key, entry] : meshes_) release(entry.gpu);
   meshes_.clear();
   if (lineVao_) glDeleteVertexArrays(1, &lineVao_);
   if (lineVbo_) glDeleteBuffers(1, &lineVbo_);
@@ -440,11 +453,38 @@ const Viewport::GpuMesh* Viewport::meshFor(const DrawItem& item, const LodView& 
     case Primitive::Mesh: break;
   }
   if (!item.mesh) return nullptr;
-  // File meshes are uploaded on first use and kept while a scene refers to them.
-  auto it = meshes_.find(item.mesh.get());
-  if (it == meshes_.end())
-    it = meshes_.emplace(item.mesh.get(), std::make_pair(item.mesh, upload(meshFromData(*item.mesh)))).first;
-  return &it->second.second;
+  // File meshes are uploaded on first use and kept while a scene refers to them (pruneMeshes);
+  // a mesh with per-vertex colours is its own entry. Colours need the mesh's vertices one to one
+  // (meshFromData keeps them so when the mesh has a normal per vertex, as deformable surfaces do).
+  const std::vector<Eigen::Vector4f>* colors =
+      item.vertexColors && item.mesh->normals.size() == item.mesh->vertices.size() &&
+              item.vertexColors->size() == item.mesh->vertices.size()
+          ? item.vertexColors.get()
+          : nullptr;
+  const MeshKey key{item.mesh.get(), colors};
+  auto it = meshes_.find(key);
+  if (it == meshes_.end()) {
+    MeshEntry e{item.mesh, colors ? item.vertexColors : nullptr, upload(meshFromData(*item.mesh), colors)};
+    it = meshes_.emplace(key, std::move(e)).first;
+  }
+  return &it->second.gpu;
+}
+
+void Viewport::pruneMeshes() {
+  // Uploaded meshes the scene no longer draws are released (deformable surfaces are new meshes
+  // every frame; without this their buffers would pile up).
+  if (meshes_.empty()) return;
+  std::vector<const MeshData*> used;
+  for (const DrawItem& it : scene_.items)
+    if (it.mesh) used.push_back(it.mesh.get());
+  for (auto it = meshes_.begin(); it != meshes_.end();) {
+    if (std::find(used.begin(), used.end(), it->first.first) == used.end()) {
+      release(it->second.gpu);
+      it = meshes_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 void Viewport::resizeGL(int w, int h) {
@@ -515,6 +555,9 @@ void Viewport::drawItems(const Eigen::Matrix4f& view, const Eigen::Matrix4f& pro
   glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(instanceData_.size() * sizeof(float)), instanceData_.data(), GL_STREAM_DRAW);
 
   shaded_->bind();
+  // Meshes without per-vertex colours: white (see kShadedVs). QOpenGLFunctions_3_3_Core leaves
+  // the generic-attribute setters out; the ES 2 / GL 2 set has them.
+  context()->functions()->glVertexAttrib4f(10, 1, 1, 1, 1);
   const GLuint prog = shaded_->programId();
   glUniformMatrix4fv(glGetUniformLocation(prog, "uView"), 1, GL_FALSE, view.data());
   glUniformMatrix4fv(glGetUniformLocation(prog, "uProj"), 1, GL_FALSE, proj.data());
@@ -775,6 +818,7 @@ void Viewport::render(unsigned fbo) {
   glEnable(GL_MULTISAMPLE);
   part(1);
 
+  pruneMeshes();
   // Opaque shapes and glyphs first, then the blended lines, the hidden glyphs, the corner triad.
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);

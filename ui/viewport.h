@@ -142,6 +142,7 @@ class Viewport : public QWidget, protected QOpenGLFunctions_3_3_Core {
 
   struct GpuMesh {
     unsigned vao = 0, vbo = 0, ebo = 0;
+    unsigned cbo = 0;  // per-vertex colours (attribute 10), 0: none
     int indexCount = 0;
   };
   /// Where the level of detail of a round primitive is chosen: pixels per world unit at unit
@@ -151,7 +152,10 @@ class Viewport : public QWidget, protected QOpenGLFunctions_3_3_Core {
     float pixelsPerUnit = 1;
     bool ortho = false;
   };
-  GpuMesh upload(const TriangleMesh& mesh);
+  /// Uploads a mesh; with `colors` (one per position) also its per-vertex colours.
+  GpuMesh upload(const TriangleMesh& mesh, const std::vector<Eigen::Vector4f>* colors = nullptr);
+  /// Releases the uploaded meshes that no item of the current scene uses.
+  void pruneMeshes();
   void release(GpuMesh& m);
   const GpuMesh* meshFor(const DrawItem& item, const LodView& lod);
   /// Draws `items` instanced: one draw call per distinct mesh (and level of detail), the model
@@ -201,7 +205,14 @@ class Viewport : public QWidget, protected QOpenGLFunctions_3_3_Core {
   bool cacheValid_ = false, cacheHasGrid_ = false;
   Eigen::Matrix4f cacheView_ = Eigen::Matrix4f::Zero(), cacheProj_ = Eigen::Matrix4f::Zero();
   int linesVersion_ = 0, cacheLinesVersion_ = -1;
-  std::map<const MeshData*, std::pair<std::shared_ptr<const MeshData>, GpuMesh>> meshes_;
+  // Uploaded scene meshes by (mesh, per-vertex colours or null); the entry keeps both alive.
+  using MeshKey = std::pair<const MeshData*, const std::vector<Eigen::Vector4f>*>;
+  struct MeshEntry {
+    std::shared_ptr<const MeshData> mesh;
+    std::shared_ptr<const std::vector<Eigen::Vector4f>> colors;
+    GpuMesh gpu;
+  };
+  std::map<MeshKey, MeshEntry> meshes_;
   unsigned lineVao_ = 0, lineVbo_ = 0;
   int lineVertexCount_ = 0;
   unsigned overlayVao_ = 0, overlayVbo_ = 0;  // overlay lines, re-uploaded with every scene

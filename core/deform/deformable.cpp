@@ -117,7 +117,7 @@ double incrementalEnergy(const DeformableModel& m, const VecX& z, const VecX& x)
     gatherTet(m, x, t, xe);
     e += hd::elementEval(kind, mu, lam, m.volume[t], &m.Bm[9 * t], xe, g, nullptr, false);
   }
-  return e;
+  return e + handleEnergy(m.handles, x);
 }
 
 VecX assembleGradient(const DeformableModel& m, const VecX& z, const VecX& x, const ElementCache& c) {
@@ -127,6 +127,7 @@ VecX assembleGradient(const DeformableModel& m, const VecX& z, const VecX& x, co
   for (int t = 0; t < m.tetCount(); ++t)
     for (int a = 0; a < 4; ++a)
       for (int r = 0; r < 3; ++r) g[3 * m.mesh.tets[t][a] + r] += c.g[12 * std::size_t(t) + 3 * a + r];
+  addHandleGradient(m.handles, x, g);
   for (int v = 0; v < m.vertexCount(); ++v)
     if (m.prescribed[v]) g.segment<3>(3 * v).setZero();
   return g;
@@ -156,6 +157,7 @@ SpMat assemble(const DeformableModel& m, const ElementCache& c, bool freeOnly) {
       }
     }
   }
+  addHandleHessian(m.handles, freeOnly ? &m.freeIndex : nullptr, trip);
   SpMat H(3 * n, 3 * n);
   H.setFromTriplets(trip.begin(), trip.end());
   return H;

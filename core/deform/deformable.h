@@ -12,6 +12,7 @@
 #include <functional>
 #include <vector>
 
+#include "core/deform/handle.h"
 #include "core/deform/hd/element.h"
 #include "core/deform/tet_mesh.h"
 #include "core/types.h"
@@ -50,6 +51,8 @@ struct DeformableModel {
   std::vector<int> colour;               // (nv) Gauss–Seidel colour
   int colourCount = 0;
   double extent = 1;                     // bounding-box extent (convergence normalisation)
+  /// Soft handles (handle.h): zero-length springs added to E; may change between steps.
+  std::vector<VertexHandle> handles;
 
   int vertexCount() const { return mesh.vertexCount(); }
   int tetCount() const { return mesh.tetCount(); }
@@ -79,7 +82,7 @@ void evalElements(const DeformableModel& m, const VecX& x, ElementCache& c, bool
 void evalElementList(const DeformableModel& m, const VecX& x, ElementCache& c, const std::vector<int>& tets,
                      bool hessian, bool project = true);
 
-/// E(x) for inertia target z.
+/// E(x) for inertia target z (with the handles' springs, handle.h).
 double incrementalEnergy(const DeformableModel& m, const VecX& z, const VecX& x);
 /// ∇E (3 nv) from the element cache; zero at prescribed vertices.
 VecX assembleGradient(const DeformableModel& m, const VecX& z, const VecX& x, const ElementCache& c);

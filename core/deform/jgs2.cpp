@@ -16,6 +16,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/deform/jgs2_coarse.h"
 #include "core/deform/sweep.h"
 
 namespace mechsim::deform {
@@ -81,6 +82,18 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
   std::vector<double> share(nt);
   for (int t = 0; t < nt; ++t) share[t] = m.material.density * m.volume[t] / 4.0 * invH2;
   std::vector<double> modal(T);  // a_t = φ_tᵀ (Rᵀ g) / λ_t
+  bool modalApplied = false;     // Gauss–Seidel: the modal part was applied before the colours
+  // The modes by vertex (row-major copy: a vertex's three rows contiguous), for the O(T) per-vertex
+  // sums of the modal split.
+  using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const RowMat modesByVertex = form == Jgs2RhsForm::Modal ? RowMat(jgs2->modes) : RowMat();
+  auto modeRow = [&](int a, int r) { return modesByVertex.data() + (3 * std::size_t(a) + r) * std::size_t(T); };
+  // Galerkin coarse space (Jgs2Coarse::Galerkin): built at the first sweep of this solve from the
+  // rotations and element Hessians there; coefficients c = K⁻¹ Φ_Rᵀ g every sweep.
+  const bool galerkin = form == Jgs2RhsForm::Modal && opt.coarse == Jgs2Coarse::Galerkin && T > 0;
+  detail::ModalGalerkin coarseSpace;
+  bool coarseTried = false, coarseActive = false;
+  VecX coarseCoef;
 
   // Modal coefficients of the current residual, in the rest frame (Rᵀ g).
   auto modalCoefficients = [&](const std::vector<double>& G) {
@@ -90,14 +103,23 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
       if (m.prescribed[a]) continue;
       double gr[3];
       hd::matTVec(&R[9 * std::size_t(a)], &G[3 * std::size_t(a)], gr);
-      for (int t = 0; t < T; ++t)
-        modal[t] += jgs2->modes(3 * a, t) * gr[0] + jgs2->modes(3 * a + 1, t) * gr[1] + jgs2->modes(3 * a + 2, t) * gr[2];
+      const double *p0 = modeRow(a, 0), *p1 = modeRow(a, 1), *p2 = modeRow(a, 2);
+      for (int t = 0; t < T; ++t) modal[t] += p0[t] * gr[0] + p1[t] * gr[1] + p2[t] * gr[2];
     }
     for (int t = 0; t < T; ++t) modal[t] /= jgs2->modeValues[t];
   };
-  auto prepare = [&](const VecX& xc, const ElementCache&, const std::vector<double>& G) {
+  auto prepare = [&](const VecX& xc, const ElementCache& c, const std::vector<double>& G) {
     vertexRotations(m, xc, R);
+    if (galerkin && !coarseTried) {
+      coarseTried = true;
+      coarseActive = coarseSpace.build(m, *jgs2, R, c);  // not SPD (never seen): rest split
+    }
+    if (coarseActive) {
+      coarseSpace.coefficients(G.data(), coarseCoef);
+      return;
+    }
     modalCoefficients(G);
+    modalApplied = false;
   };
   auto refresh = [](const VecX&, const ElementCache&, const std::vector<double>&) {};
   // Gauss–Seidel with the modal split: the modal (low-frequency) part of the step, −R Σ_t a_t φ_t,
@@ -107,14 +129,23 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
   // overshot and diverged on the 1000× cantilever.)
   auto coarse = [&](VecX& xc, const ElementCache&, const std::vector<double>&) {
     if (form != Jgs2RhsForm::Modal || T == 0) return false;
+    if (coarseActive) {
+      double s[3], r[3];
+      for (int i : m.freeVertices) {
+        coarseSpace.vertexStep(i, coarseCoef, s, r);
+        for (int k = 0; k < 3; ++k) xc[3 * i + k] -= s[k];
+      }
+      coarseCoef.setZero();  // the colours see no coarse part any more
+      return true;
+    }
     for (int i : m.freeVertices) {
       double nlow[3] = {0, 0, 0}, nl[3];
       for (int t = 0; t < T; ++t)
-        for (int r = 0; r < 3; ++r) nlow[r] += modal[t] * jgs2->modes(3 * i + r, t);
+        for (int r = 0; r < 3; ++r) nlow[r] += modal[t] * modeRow(i, r)[t];
       hd::matVec(&R[9 * std::size_t(i)], nlow, nl);
       for (int r = 0; r < 3; ++r) xc[3 * i + r] -= nl[r];
     }
-    std::fill(modal.begin(), modal.end(), 0.0);  // the colours see no modal part any more
+    modalApplied = true;  // the colours see no modal part any more
     return true;
   };
 
@@ -176,15 +207,23 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
       // g_low = R Σ_t a_t λ_t φ_t, is solved along the exact subspace — its Newton step is
       // −R Σ_t a_t φ_t, which is what Eq. (12) gives for it since U_iᵀ H̄ φ_t = Sc̄_i φ_t,i — and the
       // remainder by the cubature-damped local matrix.
+      // Galerkin coarse space: the same with Φ_R c and W c = H Φ_R c (jgs2_coarse.h).
       double glow[3] = {0, 0, 0}, nlow[3] = {0, 0, 0}, gl[3], nl[3];
-      for (int t = 0; t < T; ++t)
+      if (coarseActive) {
+        coarseSpace.vertexStep(i, coarseCoef, nl, gl);
+      } else if (modalApplied) {
+        for (int r = 0; r < 3; ++r) gl[r] = nl[r] = 0;
+      } else {
         for (int r = 0; r < 3; ++r) {
-          const double phi = jgs2->modes(3 * i + r, t);
-          glow[r] += modal[t] * jgs2->modeValues[t] * phi;
-          nlow[r] += modal[t] * phi;
+          const double* phi = modeRow(i, r);
+          for (int t = 0; t < T; ++t) {
+            glow[r] += modal[t] * jgs2->modeValues[t] * phi[t];
+            nlow[r] += modal[t] * phi[t];
+          }
         }
-      hd::matVec(&R[9 * std::size_t(i)], glow, gl);
-      hd::matVec(&R[9 * std::size_t(i)], nlow, nl);
+        hd::matVec(&R[9 * std::size_t(i)], glow, gl);
+        hd::matVec(&R[9 * std::size_t(i)], nlow, nl);
+      }
       for (int r = 0; r < 3; ++r) rhs[r] = g[r] - gl[r];
       if (!hd::solve3(M, rhs, sol)) return false;
       for (int r = 0; r < 3; ++r) d[r] = -sol[r] - nl[r];

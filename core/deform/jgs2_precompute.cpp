@@ -8,6 +8,8 @@
 //    (Eq. 8: Ū_{i,C} = −H̄_CC⁻¹ H̄_iCᵀ). The rest Schur complement is Sc̄_i = −Ḡ_i.
 // 3. Training poses: the lowest eigenvectors φ_t of H̄ (Spectra, shift-and-invert at σ = 0 through
 //    the same factorisation), with residuals g(t) = H̄ φ_t of the linearised problem.
+//    Jgs2Options::modalModes > trainingModes computes more modes in the same run for the modal
+//    split; the cubature is trained on the lowest trainingModes.
 // 4. Cubature (Eq. 17–18; greedy NNLS of An et al. 2008): the target of pose t is the exact
 //    complement gradient g̃_i(t) = Σ_{a≠i} Ū_{i,a}ᵀ g_a(t), each element's column its share
 //    c_e(t) = Σ_{a∈e, a≠i} Ū_{i,a}ᵀ g_a(t)/val_a (summing to the target with all w_e = 1), both
@@ -18,6 +20,7 @@
 //    it stops at |𝒮_i| elements or a relative residual below the tolerance (paper: 1 %).
 #include <Eigen/CholmodSupport>
 #include <Spectra/SymEigsShiftSolver.h>
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <stdexcept>
@@ -68,7 +71,8 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   // 3. Low-frequency modes (done first: the training targets need them for every vertex).
   t = Clock::now();
   const int n = 3 * nf;
-  int nModes = std::min(opt.trainingModes, n - 2);
+  // Modes computed: the training modes, or more when the modal split keeps more (Jgs2Options::modalModes).
+  int nModes = std::min(std::max(opt.trainingModes, opt.modalModes), n - 2);
   MatX modes;
   if (nModes >= 1) {
     InverseOp op{&llt, n};
@@ -81,8 +85,23 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   } else {
     modes = MatX::Identity(n, std::min(n, 3));
   }
-  nModes = static_cast<int>(modes.cols());
-  const MatX residuals = Hbar * modes;  // g(t) = H̄ φ_t  (n × T)
+  MatX residuals = Hbar * modes;  // g(t) = H̄ φ_t  (n × T)
+  {  // ascending eigenvalue order, so that the first columns are the lowest modes
+    const int cols = static_cast<int>(modes.cols());
+    VecX lambda(cols);
+    for (int p = 0; p < cols; ++p) lambda[p] = modes.col(p).dot(residuals.col(p)) / modes.col(p).squaredNorm();
+    std::vector<int> order(cols);
+    for (int p = 0; p < cols; ++p) order[p] = p;
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return lambda[a] < lambda[b]; });
+    const MatX m0 = modes, r0 = residuals;
+    for (int p = 0; p < cols; ++p) {
+      modes.col(p) = m0.col(order[p]);
+      residuals.col(p) = r0.col(order[p]);
+    }
+  }
+  const int allModes = static_cast<int>(modes.cols());
+  // The cubature is trained on the lowest trainingModes of them (all when none is asked for).
+  nModes = opt.trainingModes >= 1 ? std::min(opt.trainingModes, allModes) : allModes;
   d.modesSeconds = since(t);
 
   // Per-vertex valence (number of incident tets) for the residual shares.
@@ -90,9 +109,9 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   for (int v = 0; v < nv; ++v) invVal[v] = 1.0 / std::max(1, m.incidence.offset[v + 1] - m.incidence.offset[v]);
 
   d.offset.assign(nv + 1, 0);
-  d.modes = MatX::Zero(3 * nv, nModes);
-  d.modeValues.resize(nModes);
-  for (int p = 0; p < nModes; ++p) {
+  d.modes = MatX::Zero(3 * nv, allModes);
+  d.modeValues.resize(allModes);
+  for (int p = 0; p < allModes; ++p) {
     const VecX& ph = modes.col(p);
     d.modeValues[p] = ph.dot(residuals.col(p)) / ph.squaredNorm();  // Rayleigh quotient = λ_t
     for (int a = 0; a < nv; ++a)
@@ -135,7 +154,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     t = Clock::now();
     // Targets g̃_i(t) = Ū_iᵀ g(t) − g_i(t), normalised per pose.
     // Ū_iᵀ H̄ φ_t = Sc̄_i S_i φ_t, since H̄ Ū_i = S_iᵀ Sc̄_i (Eq. 23): O(T) instead of O(nT).
-    const MatX full = Sc * modes.middleRows(3 * k, 3);  // 3 × T
+    const MatX full = Sc * modes.block(3 * k, 0, 3, nModes);  // 3 × T
     VecX target(3 * nModes), scale(nModes);
     for (int p = 0; p < nModes; ++p) {
       const Vec3 y = full.col(p) - residuals.block(3 * k, p, 3, 1);

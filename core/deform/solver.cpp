@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace mechsim::deform {
 
@@ -44,9 +45,20 @@ const char* toString(Jgs2RhsForm f) {
   return "?";
 }
 
+const char* toString(Jgs2Coarse c) {
+  switch (c) {
+    case Jgs2Coarse::Rest: return "rest";
+    case Jgs2Coarse::Galerkin: return "galerkin";
+  }
+  return "?";
+}
+
 SolveStats minimise(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt, const VecX& z, VecX& x) {
   if (x.size() != 3 * m.vertexCount() || z.size() != x.size()) throw std::invalid_argument("minimise: size mismatch");
   if (!x.allFinite() || !z.allFinite()) throw std::invalid_argument("minimise: non-finite input");
+  validateHandles(m.handles, m.vertexCount());
+  if (!m.handles.empty() && opt.method != Method::Newton)
+    throw std::invalid_argument(std::string("minimise: handles need the newton method, not ") + toString(opt.method));
   switch (opt.method) {
     case Method::Newton: return solveNewton(m, opt, z, x);
     case Method::Jacobi:

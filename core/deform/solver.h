@@ -17,6 +17,8 @@
 //                      Cubature   — H̃ estimated on 𝒮_i (Eq. 17) trained by greedy NNLS (Eq. 18)
 //                                   on low-frequency modes of H̄; right-hand side by the modal split
 //                                   (Jgs2RhsForm::Modal) or, for the ablation, sampled on 𝒮_i.
+//                                   The modal split's coarse space: Jgs2Options::modalModes
+//                                   modes, solved with λ_t or the current Hessian (Jgs2Coarse).
 #include <functional>
 #include <memory>
 #include <string>
@@ -63,11 +65,24 @@ const char* toString(Acceleration a);
 enum class Jgs2RhsForm { Residual, Element, Modal };
 const char* toString(Jgs2RhsForm f);
 
+/// Coarse (modal) part of the modal split (Jgs2RhsForm::Modal).
+///   Rest     — a_t = φ_tᵀ(Rᵀg)/λ_t: the rest eigenvalues stand for the coarse operator (above).
+///   Galerkin — the co-rotated modes Φ_R with the CURRENT projected Hessian, K = Φ_Rᵀ H Φ_R formed
+///              once per solve (T Hessian–vector products with the cached element Hessians, one
+///              T × T Cholesky); per sweep c = K⁻¹Φ_Rᵀg, coarse step −Φ_R c, and the local solves
+///              smooth the remaining residual g − HΦ_R c: a two-level multiplicative Schwarz
+///              iteration whose fine level is Eq. (15) (jgs2_coarse.h).
+enum class Jgs2Coarse { Rest, Galerkin };
+const char* toString(Jgs2Coarse c);
+
 /// Options of JGS2's rest-shape precomputation (jgs2_precompute.cpp).
 struct Jgs2Options {
   int cubatureElements = 6;       // |𝒮_i| (paper: 4 or 6)
   double cubatureTolerance = 0.01;  // stop adding elements at this relative training residual (Eq. 18)
   int trainingModes = 64;         // low-frequency eigenvectors of H̄: training poses and modal split
+  /// Modes of the modal split when more than trainingModes (the cubature is still trained on the
+  /// lowest trainingModes): the coarse space grows, the training cost does not. 0: trainingModes.
+  int modalModes = 0;
   int candidatesPerRound = 48;    // random candidates tried per greedy round
   bool denseBasis = false;        // keep every Ū_i whole (needed by ExactSum; O(nv²) memory)
   /// How the Cubature variant forms its right-hand side (see Jgs2RhsForm).
@@ -109,6 +124,8 @@ struct SolveOptions {
   /// H̃ = U_Cᵀ H_CC U_C = −H_iC U_C) instead of the paper's PSD "damper" H_ii + H̃_ii; falls back to
   /// the damper form at a vertex where H_ii − H̃_ii is not positive definite.
   bool schurHessian = false;
+  /// JGS2 Cubature with the modal right-hand side: how its coarse part is solved (Jgs2Coarse).
+  Jgs2Coarse coarse = Jgs2Coarse::Rest;
   /// Per-vertex sweeps only (Jacobi, Vbd, JGS2 except the oracle): global step control.
   Acceleration acceleration = Acceleration::None;
   /// Called with x after every iteration; returning true stops the solve as converged (the

@@ -11,6 +11,7 @@
 
 #include "core/deform/nnls.h"
 #include "core/deform/solver.h"
+#include "deform_fixture.h"
 #include "core/deform/sweep.h"
 
 using namespace mechsim;
@@ -18,19 +19,7 @@ using namespace mechsim::deform;
 
 namespace {
 
-/// Cantilever: a beam along x pinned at x = 0, bending under gravity.
-DeformableModel cantilever(double youngs, int nx = 6, int nyz = 2, hd::MaterialKind kind = hd::kStableNeoHookean) {
-  TetMesh mesh = makeBoxMesh(Vec3(1, 0.2, 0.2), nx, nyz, nyz);
-  std::vector<int> pinned;
-  for (int v = 0; v < mesh.vertexCount(); ++v)
-    if (mesh.vertices[v].x() < 1e-9) pinned.push_back(v);
-  Material mat;
-  mat.kind = kind;
-  mat.youngs = youngs;
-  mat.poisson = 0.3;
-  mat.density = 1000;
-  return makeDeformableModel(mesh, mat, 0.01, Vec3(0, 0, -9.81), pinned);
-}
+using testing::cantilever;
 
 /// z and a start x of the first step from rest (x = z, the inertial prediction).
 std::pair<VecX, VecX> firstStep(const DeformableModel& m) {

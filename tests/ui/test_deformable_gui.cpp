@@ -3,17 +3,30 @@
 // the strap drawn as its boundary surface; playing moves the crank, and the strap's attached end
 // follows the crank exactly while the clamped end stays; the surface stays closed (every edge in two
 // triangles) and finite. A screenshot (deformable_link.png) is looked at.
+// View → Colour Deformables by Stress (off by default) gives the surface per-vertex colours from
+// the von Mises stress (they vary over the strap, span the ramp from blue to red, reach the
+// rendered image, and the status bar's legend names the range in Pa; deformable_stress.png).
+// A press on the strap and a drag pull the surface vertex under the cursor with a soft handle
+// while time is paused: frames keep coming, the vertex moves a substantial part of the way to the
+// cursor's point on the view plane, the attached ends stay on their bodies; released, the strap
+// springs back towards rest. A press on the crank still drags the rigid body.
 #include <QtTest>
 
 #include <QAction>
 #include <QDir>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
+#include <QLabel>
+
 #include "core/io/load.h"
 #include "ui/deformable_parts.h"
+#include "ui/drag_handler.h"
 #include "ui/main_window.h"
+#include "ui/picking.h"
+#include "ui/stress_colours.h"
 #include "ui/viewport.h"
 #include "tests/ui/window_test_util.h"
 
@@ -34,6 +47,34 @@ bool closedSurface(const MeshData& m) {
   for (const auto& [edge, n] : edges)
     if (n != 2) return false;
   return !edges.empty();
+}
+
+const DrawItem* surfaceItem(MainWindow& w) {
+  for (const DrawItem& it : w.viewport()->scene().items)
+    if (it.role == ItemRole::DeformableSurface) return &it;
+  return nullptr;
+}
+
+/// Pixels of two images of the same size whose colours differ by more than `tol` (0–255 per channel).
+int changedPixels(const QImage& a, const QImage& b, int tol = 40) {
+  if (a.size() != b.size()) return -1;
+  int n = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x) {
+      const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+      if (std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) + std::abs(qBlue(p) - qBlue(q)) > tol) ++n;
+    }
+  return n;
+}
+
+void openStrap(MainWindow& w) {
+  w.setErrorHandler([](const QString& m) { QFAIL(qPrintable(m)); });
+  w.resize(1100, 760);
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QVERIFY(openAndWait(w, mechanism("deform-flexible-link.json")));
+  QTRY_VERIFY_WITH_TIMEOUT(w.viewport()->paintCount() > 0, 10000);
+  QVERIFY(surfaceItem(w));
 }
 }  // namespace
 
@@ -102,6 +143,168 @@ class TestDeformableGui : public QObject {
     QCOMPARE(surfaces(), 1);
     QVERIFY(QDir().mkpath(MECHSIM_SCREENSHOT_DIR));
     QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_link.png"), "PNG"));
+  }
+
+  void stressColouringFromTheMenu() {
+    MainWindow w;
+    openStrap(w);
+    // Two steps of time: the crank turns the strap's end, a stressed state.
+    QAction* step = findAction(&w, "Step");
+    QVERIFY(step);
+    for (int k = 0; k < 2; ++k) {
+      step->trigger();
+      waitIdle(w);
+    }
+    QVERIFY(w.currentFrame().t > 0.03);
+    QAction* stress = findAction(&w, "Colour Deformables by Stress");
+    QVERIFY(stress);
+    QVERIFY(stress->isCheckable());
+    QVERIFY(!stress->isChecked());  // off by default
+    QVERIFY(w.currentFrame().deformableStress.empty());
+    QVERIFY(!surfaceItem(w)->vertexColors);
+    QVERIFY(!w.stressLegend()->isVisible());
+    w.viewport()->update();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.viewport()->grabFramebuffer().isNull(), 5000);
+    const QImage plain = w.viewport()->grabFramebuffer();
+
+    stress->trigger();  // the controller publishes the same state again, with its stress
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().deformableStress.size() == 1, 10000);
+    waitIdle(w);
+    const Frame& f = w.currentFrame();
+    const std::vector<float>& s = *f.deformableStress[0];
+    QCOMPARE(s.size(), f.deformables[0]->vertices.size());
+    const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+    qInfo("strap von Mises stress %.4g … %.4g Pa", *lo, *hi);
+    QVERIFY(*lo >= 0 && std::isfinite(*hi));
+    QVERIFY2(*hi > 1e3 && *hi > 3 * *lo, qPrintable(QString("%1 %2").arg(*lo).arg(*hi)));  // it varies
+    // The window's range and legend are this frame's.
+    QCOMPARE(w.stressMin(), double(*lo));
+    QCOMPARE(w.stressMax(), double(*hi));
+    QVERIFY(w.stressLegend()->isVisible());
+    const QString legend = w.stressLegend()->text();
+    QVERIFY2(legend.contains(QString::fromStdString(formatPascal(*hi))) && legend.contains("Pa"), qPrintable(legend));
+    // Per-vertex colours on the drawn surface: not all equal, the ends of the ramp where the
+    // stress is lowest and highest.
+    const DrawItem* item = surfaceItem(w);
+    QVERIFY(item && item->vertexColors);
+    const std::vector<Eigen::Vector4f>& c = *item->vertexColors;
+    QCOMPARE(c.size(), s.size());
+    float spread = 0;
+    for (const Eigen::Vector4f& ci : c) spread = std::max(spread, (ci - c[0]).head<3>().norm());
+    QVERIFY2(spread > 0.5f, qPrintable(QString::number(spread)));
+    QVERIFY((c[size_t(lo - s.begin())] - stressRampColour(0)).norm() < 1e-6f);
+    QVERIFY((c[size_t(hi - s.begin())] - stressRampColour(1)).norm() < 1e-6f);
+    // The colours reach the rendered image: the strap's pixels change.
+    w.viewport()->update();
+    QTest::qWait(100);
+    const QImage coloured = w.viewport()->grabFramebuffer();
+    const int changed = changedPixels(plain, coloured);
+    qInfo("stress colouring changed %d of %d pixels", changed, int(plain.width() * plain.height()));
+    QVERIFY2(changed > 300, qPrintable(QString::number(changed)));
+    QVERIFY(QDir().mkpath(MECHSIM_SCREENSHOT_DIR));
+    QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_stress.png"), "PNG"));
+
+    stress->trigger();  // off: plain colour again
+    QTRY_VERIFY_WITH_TIMEOUT(!surfaceItem(w)->vertexColors, 5000);
+    QVERIFY(!w.stressLegend()->isVisible());
+  }
+
+  void dragPullsAStrapVertexAndItSpringsBack() {
+    MainWindow w;
+    openStrap(w);
+    Viewport* v = w.viewport();
+    QVERIFY(!w.currentFrame().playing);
+    const MeshData rest = *w.currentFrame().deformables[0];
+    // A vertex on the strap's visible side near its middle: the one the pick names at its pixel.
+    int vertex = -1;
+    QPoint p0;
+    std::vector<int> candidates(rest.vertices.size());
+    for (size_t i = 0; i < candidates.size(); ++i) candidates[i] = int(i);
+    std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
+      return std::abs(rest.vertices[a].x() - 0.3f) < std::abs(rest.vertices[b].x() - 0.3f);
+    });
+    for (int c : candidates) {
+      const auto px = projectToPixel(v->camera(), rest.vertices[c].cast<double>(), v->width(), v->height());
+      if (!px) continue;
+      const auto hit = pick(v->scene(), cameraRay(v->camera(), std::round(px->x()), std::round(px->y()), v->width(), v->height()));
+      if (hit && hit->role == ItemRole::DeformableSurface && hit->vertex == c) {
+        vertex = c;
+        p0 = QPoint(int(std::round(px->x())), int(std::round(px->y())));
+        break;
+      }
+    }
+    QVERIFY2(vertex >= 0, "no strap vertex visible near the middle");
+    const Vec3 anchor = rest.vertices[vertex].cast<double>();
+    // Drag 70 px up on the screen, time paused.
+    const quint64 before = w.simulation()->controller()->framesPublished();
+    QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, p0);
+    QVERIFY(w.dragHandler()->dragging());
+    const QPoint p1 = p0 + QPoint(0, -70);
+    for (int k = 1; k <= 7; ++k) {
+      QTest::mouseMove(v, p0 + (p1 - p0) * k / 7);
+      QTest::qWait(20);
+    }
+    const Vec3 target = *dragOnPlane(cameraRay(v->camera(), p1.x(), p1.y(), v->width(), v->height()), anchor,
+                                     v->camera().backward());
+    const double reach = (target - anchor).norm();
+    QVERIFY2(reach > 0.02, qPrintable(QString::number(reach)));
+    auto at = [&] { return Vec3(w.currentFrame().deformables[0]->vertices[size_t(vertex)].cast<double>()); };
+    // Frames keep coming while the handle is held; the vertex goes most of the way.
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().deformDragging && (at() - target).norm() < 0.5 * reach, 20000);
+    const quint64 reached = w.simulation()->controller()->framesPublished();
+    QVERIFY(reached > before);
+    // Frames still come while the handle is held, time paused.
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().serial >= reached + 3, 10000);
+    const Frame& held = w.currentFrame();
+    QVERIFY(held.deformDragging && !held.playing && !held.dragging);
+    QVERIFY((held.deformTarget - target).norm() < 1e-9);
+    const double pulled = (at() - anchor).norm();
+    const double left = (at() - target).norm();
+    qInfo("handle drag: %.1f mm towards a target %.1f mm away, %.1f mm left", 1e3 * (at() - anchor).dot((target - anchor) / reach),
+          1e3 * reach, 1e3 * left);
+    const double along = (at() - anchor).dot((target - anchor) / reach);
+    QVERIFY2(along > 0.5 * reach && left < 0.5 * reach, qPrintable(QString("%1, %2 left of %3").arg(along).arg(left).arg(reach)));
+    // A look at the pulled strap in its stress colours (deformable_drag.png).
+    findAction(&w, "Colour Deformables by Stress")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.currentFrame().deformableStress.empty() && surfaceItem(w)->vertexColors, 10000);
+    QVERIFY(QDir().mkpath(MECHSIM_SCREENSHOT_DIR));
+    QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_drag.png"), "PNG"));
+    // The attached ends stay on the crank and the post (neither moves while paused).
+    const MeshData& now = *held.deformables[0];
+    int ends = 0;
+    for (size_t i = 0; i < rest.vertices.size(); ++i) {
+      const float x = rest.vertices[i].x();
+      if (x > 0.11f + 1e-4f && x < 0.49f - 1e-4f) continue;
+      ++ends;
+      QVERIFY2((now.vertices[i] - rest.vertices[i]).norm() < 1e-6f, qPrintable(QString::number(i)));
+    }
+    QVERIFY(ends > 10);
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, p1);
+    // Released: the strap springs back towards rest, and the frames stop once it has settled.
+    QTRY_VERIFY_WITH_TIMEOUT(!w.currentFrame().deformDragging && (at() - anchor).norm() < 0.3 * pulled, 20000);
+    QVERIFY(!w.currentFrame().playing);
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation()->controller()->framesPublished() == w.currentFrame().serial, 30000);
+    const quint64 settled = w.simulation()->controller()->framesPublished();
+    QTest::qWait(300);
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation()->controller()->framesPublished() == settled, 30000);
+
+    // A press on the crank still drags the rigid body.
+    const int crank = w.model()->findBody("crank");
+    const Pose& pc = w.currentFrame().poses[size_t(crank)];
+    const Vec3 crankPoint = pc.apply(Vec3(0.03, 0, 0.01));
+    const auto cpx = projectToPixel(v->camera(), crankPoint, v->width(), v->height());
+    QVERIFY(cpx);
+    const QPoint q0(int(std::round(cpx->x())), int(std::round(cpx->y())));
+    const auto hit = pick(v->scene(), cameraRay(v->camera(), q0.x(), q0.y(), v->width(), v->height()));
+    QVERIFY(hit && hit->body == crank);
+    QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, q0);
+    QVERIFY(w.dragHandler()->dragging());
+    for (int k = 1; k <= 4; ++k) QTest::mouseMove(v, q0 + QPoint(0, -8 * k));
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().dragging, 10000);
+    QVERIFY(!w.currentFrame().deformDragging);
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, q0 + QPoint(0, -32));
+    waitIdle(w);
+    QVERIFY(!w.currentFrame().dragging);
   }
 };
 
