@@ -26,6 +26,10 @@
 //    parallelogram stays a parallelogram). The prediction is used only when its ‖Φ(·, t)‖₂ is
 //    below the entry position's, and if Newton fails from it, Newton is retried from the entry
 //    position.
+//  * ANGLE DRIVERS: ρ sin(θ − θ_d) = 0 also holds at θ_d + π. A solution there (a jump of more than
+//    90° of driven angle with no usable prediction: a fresh Data, a scrub of the timeline) is
+//    redone by continuation in t from the entry position (8, 32, 128, 512 steps); if none keeps
+//    every driven angle at θ_d, the call fails and says so.
 // The pattern of Φ_q is fixed per model: the symbolic analysis runs on the first factorisation of
 // a workspace and each iteration only refactors numerically. Iteration stops at
 // max|Φ_i| < tolerance; on failure (no convergence, non-finite values) q is restored and d.stats
@@ -178,6 +182,46 @@ bool predictPosition(const Model& m, const KinematicsWorkspace& ws, const Data& 
   return true;
 }
 
+/// The first driver whose angle equation ρ sin(θ − θ_d) (driver.cpp) holds at the opposite
+/// angle, ρ cos(θ − θ_d) < 0, at (q, t); −1 when none. Both θ_d and θ_d + π are roots, and Newton
+/// started more than 90° of driven angle away from θ_d can end at the second one.
+int flippedAngleDriver(const Model& m, const VecX& q, double t) {
+  for (int k = 0; k < static_cast<int>(m.drivers.size()); ++k) {
+    const Driver& drv = m.drivers[k];
+    CoordExpr c[3];
+    jointCoordinates(m, q, nullptr, drv.joint, c);
+    const CoordExpr& e = c[drv.coordinate];
+    if (e.kind != CoordKind::Angle) continue;
+    // Near a root ρ cos(θ − θ_d) = ±ρ; ρ → 0 where the angle is undefined (no test there).
+    const double th = driverValue(drv, t), rho = std::hypot(e.s.v, e.c.v);
+    if (rho > 1e-9 && std::cos(th) * e.c.v + std::sin(th) * e.s.v < -0.5 * rho) return k;
+  }
+  return -1;
+}
+
+/// Continuation in t from a position qEntry solved at tEntry to t, in n equal steps of Newton from
+/// the previous step's solution, refining n (8, 32, 128, 512) until no step lands on a flipped angle
+/// driver. True with q the solution at t.
+bool continueInTime(const Model& m, KinematicsWorkspace& ws, const VecX& qEntry, double tEntry, double t,
+                    const PositionOptions& opt, VecX& q, int& iterations, double& residual) {
+  for (int n = 8; n <= 512; n *= 4) {
+    VecX qc = qEntry;
+    bool good = true;
+    for (int k = 1; k <= n && good; ++k) {
+      const double tk = k == n ? t : tEntry + (t - tEntry) * k / n;
+      int it = 0;
+      good = newton(m, ws, qc, tk, true, opt.maxIterations, opt.tolerance, it, residual) &&
+             flippedAngleDriver(m, qc, tk) < 0;
+      iterations += it;
+    }
+    if (good) {
+      q = qc;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace kin
 
 bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& opt) {
@@ -211,6 +255,17 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
     iterations += firstIterations;
   }
 
+  // A driven angle at θ_d + π (see flippedAngleDriver): reach t by continuation from the entry
+  // position instead, when that one is a solution at the entry time.
+  int flipped = ok && opt.drivers ? kin::flippedAngleDriver(m, q, t) : -1;
+  if (flipped >= 0 && std::isfinite(tEntry) && tEntry != t && kin::flippedAngleDriver(m, qEntry, tEntry) < 0) {
+    kin::evaluateResidual(m, qEntry, tEntry, true, ws.phi);
+    if (ws.phi.cwiseAbs().maxCoeff() < opt.tolerance &&
+        kin::continueInTime(m, ws, qEntry, tEntry, t, opt, q, iterations, residual))
+      flipped = -1;
+  }
+  if (flipped >= 0) ok = false;
+
   KinematicsStats& st = d.stats;
   st.iterations = iterations;
   st.residual = residual;
@@ -221,7 +276,10 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
     constraintResidual(m, d);
     st.converged = false;
     std::ostringstream msg;
-    if (!std::isfinite(residual))
+    if (flipped >= 0)
+      msg << "position analysis reached driver '" << m.drivers[flipped].name << "' at its value + 180° at t = " << t
+          << " (too large a step from the last position; no continuation from t = " << tEntry << " recovered it)";
+    else if (!std::isfinite(residual))
       msg << "position analysis diverged (non-finite values) at t = " << t;
     else
       msg << "position analysis did not converge in " << iterations << " iterations at t = " << t
