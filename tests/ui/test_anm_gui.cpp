@@ -64,10 +64,7 @@ class TestAnmGui : public QObject {
 };
 
 void TestAnmGui::initTestCase() {
-  QStandardPaths::setTestModeEnabled(true);
-  QCoreApplication::setOrganizationName("mechsim-tests");
-  QCoreApplication::setApplicationName("test_ui_anm_gui");
-  QSettings().clear();
+  useFreshSettings("test_ui_anm_gui");
   QVERIFY(dir_.isValid());
 }
 

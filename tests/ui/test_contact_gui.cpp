@@ -28,10 +28,7 @@ class TestContactGui : public QObject {
   Q_OBJECT
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("mechsim-tests");
-    QCoreApplication::setApplicationName("test_contact_gui");
-    QSettings().clear();
+    useFreshSettings("test_contact_gui");
   }
 
   void boxComesToRestOnThePlane() {

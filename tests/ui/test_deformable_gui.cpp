@@ -82,10 +82,7 @@ class TestDeformableGui : public QObject {
   Q_OBJECT
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("mechsim-tests");
-    QCoreApplication::setApplicationName("test_deformable_gui");
-    QSettings().clear();
+    useFreshSettings("test_deformable_gui");
   }
 
   void partsFollowTheirBodies() {

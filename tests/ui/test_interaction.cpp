@@ -90,10 +90,7 @@ class TestInteraction : public QObject {
 };
 
 void TestInteraction::initTestCase() {
-  QStandardPaths::setTestModeEnabled(true);
-  QCoreApplication::setOrganizationName("mechsim-tests");
-  QCoreApplication::setApplicationName("test_ui_interaction");
-  QSettings().clear();
+  useFreshSettings("test_ui_interaction");
   QVERIFY(dir_.isValid());
 }
 

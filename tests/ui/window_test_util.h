@@ -2,6 +2,9 @@
 // tests/ui/window_test_util.h — what the tests that drive a whole MainWindow share: example paths,
 // menu actions by their text, and waiting until the worker thread's frames have been shown.
 #include <QAction>
+#include <QCoreApplication>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QString>
 #include <QTest>
 #include <QWidget>
@@ -10,6 +13,15 @@
 #include "ui/simulation_controller.h"
 
 namespace mechsim::test {
+
+/// Settings of this test program only, emptied: QStandardPaths' test mode and the program's own
+/// application name, so that no user setting (and no other test's) changes what the window does.
+inline void useFreshSettings(const char* application) {
+  QStandardPaths::setTestModeEnabled(true);
+  QCoreApplication::setOrganizationName("mechsim-tests");
+  QCoreApplication::setApplicationName(application);
+  QSettings().clear();
+}
 
 inline QString mechanism(const char* name) { return QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/") + name; }
 
