@@ -188,18 +188,21 @@ void formDense(const LcpProblem& p, MatX& A, VecX& q) {
 
 namespace detail {
 
-void pack(const LcpProblem& p, const LcpPrecomputed& pre, const VecX& c0, const VecX& c1, PackedRows& out) {
+void pack(const LcpProblem& p, const LcpPrecomputed& pre, const VecX& c0, const VecX& c1, const std::vector<int>& order,
+          PackedRows& out) {
   const int m = p.rows(), d = p.dof;
   out.dof = d;
   out.stride = 4 * d + 4;
   out.rows = m;
   out.boxed = p.boxed();
+  out.row = order;
   out.body.resize(2 * static_cast<std::size_t>(m));
   out.data.resize(static_cast<std::size_t>(m) * out.stride);
-  for (int i = 0; i < m; ++i) {
-    out.body[2 * i] = p.bodyA[i] >= 0 ? p.bodyA[i] : p.bodies;  // fixed side → the zero block N
-    out.body[2 * i + 1] = p.bodyB[i] >= 0 ? p.bodyB[i] : p.bodies;
-    double* r = out.data.data() + static_cast<std::size_t>(i) * out.stride;
+  for (int k = 0; k < m; ++k) {
+    const int i = order[k];
+    out.body[2 * k] = p.bodyA[i] >= 0 ? p.bodyA[i] : p.bodies;  // fixed side → the zero block N
+    out.body[2 * k + 1] = p.bodyB[i] >= 0 ? p.bodyB[i] : p.bodies;
+    double* r = out.data.data() + static_cast<std::size_t>(k) * out.stride;
     for (int k = 0; k < d; ++k) {
       r[k] = p.bodyA[i] >= 0 ? p.jA[i * d + k] : 0.0;
       r[d + k] = p.bodyB[i] >= 0 ? p.jB[i * d + k] : 0.0;

@@ -1,7 +1,9 @@
 // core/contact/solver.cpp — set-up and outer loop shared by the contact solvers (solver.h):
 // projection of the warm start, x⁰ = (γ/2) λ⁰, v¹·¹ = v + M̂ λ⁰ (Method 3.1 / 3.2), Ω, the
-// per-sweep RES check (eq. 24).
+// sweep order (sweep_order.h), the per-sweep RES check (eq. 24).
 #include "core/contact/solver.h"
+
+#include "core/contact/sweep_order.h"
 
 #include <chrono>
 #include <cmath>
@@ -65,6 +67,7 @@ SolverResult LcpSolver::solve(const LcpProblem& p, const SolverSettings& s, VecX
   }
 
   precompute(p, pre_);
+  sweepOrder(p, order_);
   const bool dense = s.method == Method::AmgsDense;
   if (dense) formDense(p, A_, q_);
   if (s.method != Method::Pgs) {
@@ -83,7 +86,7 @@ SolverResult LcpSolver::solve(const LcpProblem& p, const SolverSettings& s, VecX
     twoOmega_.resize(0);
   }
   if (!dense) {
-    detail::pack(p, pre_, coef_, twoOmega_, packed_);
+    detail::pack(p, pre_, coef_, twoOmega_, order_, packed_);
     appliedVelocity(p, pre_, lambda, vhat_);  // v¹·¹ = v + M̂ λ⁰
     vhat_.conservativeResize(p.size() + p.dof);
     vhat_.tail(p.dof).setZero();  // the block of fixed sides (sweeps.h)
@@ -107,7 +110,7 @@ SolverResult LcpSolver::solve(const LcpProblem& p, const SolverSettings& s, VecX
     switch (s.method) {
       case Method::Pgs: detail::pgsSweep(p, packed_, lambda, vhat_); break;
       case Method::AmgsSparse: detail::amgsSparseSweep(p, packed_, s.gamma, x_, lambda, vhat_); break;
-      case Method::AmgsDense: detail::amgsDenseSweep(p, A_, q_, coef_, twoOmega_, s.gamma, x_, lambda); break;
+      case Method::AmgsDense: detail::amgsDenseSweep(p, A_, q_, coef_, twoOmega_, s.gamma, order_, x_, lambda); break;
     }
     res.iterations = k + 1;
     if (check) {

@@ -5,7 +5,7 @@
 // (Method 3.1, eq. 15-16; Method 3.2 when the problem has bounds / friction).
 //
 // All methods warm-start from the λ passed in (the previous step's impulses, §5) and sweep the
-// rows in order i = 1..m. The AMGS splitting parameter Ω is diagonal: Ω = α D (D = diag A,
+// rows in one order, contacts grouped by a colouring of the contact graph (sweep_order.h). The AMGS splitting parameter Ω is diagonal: Ω = α D (D = diag A,
 // α = 1/γ minimises the bound of Theorem 4.2, Remark 4.4) or Ω = ω̄ E with ω̄ = mean(D)/γ.
 #include <string>
 #include <vector>
@@ -60,6 +60,7 @@ class LcpSolver {
  private:
   LcpPrecomputed pre_;
   detail::PackedRows packed_;
+  std::vector<int> order_;  // sweep order (sweep_order.h)
   VecX vhat_, x_, coef_, twoOmega_, w_, q_;
   MatX A_;
   double setupSeconds_ = 0;

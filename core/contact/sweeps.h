@@ -1,7 +1,7 @@
 #pragma once
 // core/contact/sweeps.h — one Gauss-Seidel sweep of each solver (internal to core/contact; the
-// public interface is solver.h). Rows are visited in order; bounds of friction rows are read from
-// the current normal impulse when the row is visited (rowBounds, lcp.h).
+// public interface is solver.h). Rows are visited in the sweep order (sweep_order.h); bounds of
+// friction rows are read from the current normal impulse when the row is visited (rowBounds, lcp.h).
 #include <vector>
 
 #include "core/contact/lcp.h"
@@ -20,8 +20,8 @@ inline double rowSlack(const LcpProblem& p, int i, const VecX& vhat) {
   return s;
 }
 
-/// The rows as the sparse sweeps read them, one contiguous record per row (one cache stream
-/// instead of a dozen arrays): stride = 4d + 4 doubles
+/// The rows as the sparse sweeps read them, in sweep order (sweep_order.h), one contiguous record
+/// per row (one cache stream instead of a dozen arrays): stride = 4d + 4 doubles
 ///   J_ia (d), J_ib (d), M̂ column blocks M⁻¹_a J_iaᵀ (d), M⁻¹_b J_ibᵀ (d), b_i, c0_i, c1_i, cfm_i
 /// with c0, c1 the method's per-row constants (PGS: 1/A_ii; AMGS: γ/(A_ii + γΩ_ii), 2Ω_ii), and
 /// the two body indices, a fixed side pointing at the extra all-zero block N of v̂ (its J and M̂
@@ -29,12 +29,15 @@ inline double rowSlack(const LcpProblem& p, int i, const VecX& vhat) {
 struct PackedRows {
   int dof = 3, stride = 16, rows = 0;
   bool boxed = false;           // some row has bounds other than [0, ∞)
+  std::vector<int> row;         // (m) the row of p at each position of the sweep
   std::vector<int> body;        // (2m)
   std::vector<double> data;     // (m · stride)
 };
-void pack(const LcpProblem& p, const LcpPrecomputed& pre, const VecX& c0, const VecX& c1, PackedRows& out);
+/// Packs the rows of p in the given sweep order (a permutation of 0..m−1).
+void pack(const LcpProblem& p, const LcpPrecomputed& pre, const VecX& c0, const VecX& c1, const std::vector<int>& order,
+          PackedRows& out);
 
-/// The loop both sparse sweeps share (PGS and Methods 3.1/3.2): for each row i in order,
+/// The loop both sparse sweeps share (PGS and Methods 3.1/3.2): for each row i in sweep order,
 ///   r = J_i v̂ + b_i = (A λ^{k+1,i} + q)_i,  [l, u] its bounds,
 ///   λ_i ← update(i, r, l, u, λ_i, c) with c the row's two constants (c0, c1 of PackedRows),
 ///   v̂ ← v̂ + M̂_{*i} (λ_i^{new} − λ_i)                                             (eq. 16)
@@ -44,11 +47,13 @@ void packedSweepFixed(const LcpProblem& p, const PackedRows& rows, VecX& lambda,
   const int m = rows.rows, S = rows.stride;
   const double* row = rows.data.data();
   const int* body = rows.body.data();
+  const int* index = rows.row.data();
   double* v = vhat.data();
   double* lam = lambda.data();
-  for (int i = 0; i < m; ++i, row += S) {
-    double* va = v + body[2 * i] * D;
-    double* vb = v + body[2 * i + 1] * D;
+  for (int k = 0; k < m; ++k, row += S) {
+    const int i = index[k];
+    double* va = v + body[2 * k] * D;
+    double* vb = v + body[2 * k + 1] * D;
     double r = row[4 * D] + row[4 * D + 3] * lam[i];  // b_i + cfm_i λ_i
     for (int k = 0; k < D; ++k) r += row[k] * va[k] + row[D + k] * vb[k];
     double l = 0, u = kInf;
@@ -80,9 +85,10 @@ void pgsSweep(const LcpProblem& p, const PackedRows& rows, VecX& lambda, VecX& v
 /// Method 3.1 / 3.2: one sweep of the AMGS update through v̂.
 void amgsSparseSweep(const LcpProblem& p, const PackedRows& rows, double gamma, VecX& x, VecX& lambda, VecX& vhat);
 
-/// Method 2.2: one sweep of eq. 14 on the explicit A (symmetric, column i read as row i) and q.
+/// Method 2.2: one sweep of eq. 14 on the explicit A (symmetric, column i read as row i) and q,
+/// rows in the given sweep order (the order of PackedRows::row).
 void amgsDenseSweep(const LcpProblem& p, const MatX& A, const VecX& q, const VecX& coef, const VecX& twoOmega,
-                    double gamma, VecX& x, VecX& lambda);
+                    double gamma, const std::vector<int>& order, VecX& x, VecX& lambda);
 
 /// The AMGS row update shared by Methods 2.2, 3.1 and 3.2. With r = (A λ^{k+1,i} + q)_i and the
 /// bounds [l, u] of the row (γ/2 scaling of Γ = E/γ):

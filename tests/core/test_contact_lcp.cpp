@@ -8,6 +8,9 @@
 //    problems (planar and spatial bodies) and agree with the exact solution.
 //  - The boxed solvers (PGS, Method 3.2) respect the friction bounds |λ_t| ≤ μλ_n and match the
 //    enumerated BLCP solution; fixed boxes with negative lower bounds match enumeration too.
+//  - The sweep order is a colouring (no two contacts of a colour share a body, friction rows
+//    behind their normal row), and the solvers follow it: PGS sweeps match a dense PGS written
+//    out in that order.
 #include <QtTest>
 
 #include <Eigen/Eigenvalues>
@@ -16,6 +19,7 @@
 #include "core/contact/exact.h"
 #include "core/contact/lcp.h"
 #include "core/contact/solver.h"
+#include "core/contact/sweep_order.h"
 
 using namespace mechsim;
 using namespace mechsim::contact;
@@ -93,7 +97,88 @@ class TestContactLcp : public QObject {
   void boxedFixedBoundsMatchEnumeration();
   void badInputIsRejected();
   void cfmRegularisedMatchesLemke();
+  void sweepOrderIsAColouring();
 };
+
+void TestContactLcp::sweepOrderIsAColouring() {
+  std::mt19937 g(7);
+  std::normal_distribution<double> N01;
+  std::uniform_int_distribution<int> pickBody(0, 11);
+  // 12 planar bodies (unit masses), 60 contacts with one friction row each, a quarter against a
+  // fixed body: many contacts share a body, as in a pile
+  LcpProblem p;
+  p.dof = 3;
+  p.bodies = 12;
+  p.invMass.assign(12 * 9, 0.0);
+  for (int k = 0; k < 12; ++k)
+    for (int r = 0; r < 3; ++r) p.invMass[k * 9 + r * 4] = 1.0;
+  p.v = VecX::NullaryExpr(36, [&]() { return N01(g); });
+  double ja[3], jb[3];
+  for (int c = 0; c < 60; ++c) {
+    const int a = pickBody(g);
+    int b = pickBody(g);
+    if (b == a || c % 4 == 0) b = -1;
+    for (int k = 0; k < 3; ++k) ja[k] = N01(g), jb[k] = N01(g);
+    const int n = p.addRow(a, ja, b, jb, N01(g));
+    for (int k = 0; k < 3; ++k) ja[k] = N01(g), jb[k] = N01(g);
+    p.addFrictionRow(n, 0.4, a, ja, b, jb);
+  }
+  p.validate();
+  std::vector<int> order;
+  sweepOrder(p, order);
+  const int m = p.rows();
+  QCOMPARE(static_cast<int>(order.size()), m);
+  std::vector<int> seen(m, 0);
+  for (int i : order) {
+    QVERIFY(i >= 0 && i < m);
+    ++seen[i];
+  }
+  QVERIFY(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+  // friction rows right behind their normal row; contacts split into runs (colours) in which no
+  // two contacts share a body, the colour changing only where a contact meets a used body
+  int runs = 1, sharedNeighbours = 0, naturalShared = 0;
+  std::vector<int> usedInRun;
+  auto shares = [&](int i, int j) {
+    for (int x : {p.bodyA[i], p.bodyB[i]})
+      if (x >= 0 && (x == p.bodyA[j] || x == p.bodyB[j])) return true;
+    return false;
+  };
+  int lastContact = -1;
+  for (int k = 0; k < m; ++k) {
+    const int i = order[k];
+    if (p.frictionOf[i] >= 0) {
+      QCOMPARE(order[k - 1], p.frictionOf[i]);
+      continue;
+    }
+    if (lastContact >= 0 && shares(i, lastContact)) ++sharedNeighbours;
+    bool clash = false;
+    for (int j : usedInRun) clash = clash || shares(i, j);
+    if (clash) {
+      ++runs;
+      usedInRun.clear();
+    }
+    usedInRun.push_back(i);
+    lastContact = i;
+  }
+  for (int i = 2; i < m; i += 2) naturalShared += shares(i, i - 2) ? 1 : 0;
+  QVERIFY2(runs <= 20, qPrintable(QString("%1 runs").arg(runs)));
+  QVERIFY2(sharedNeighbours < runs, qPrintable(QString("%1 of 59 consecutive contacts share a body (given order: %2)")
+                                                   .arg(sharedNeighbours)
+                                                   .arg(naturalShared)));
+  // the solvers sweep in this order: 5 sweeps of boxed PGS against the same sweeps on the dense A
+  MatX A;
+  VecX q;
+  formDense(p, A, q);
+  VecX ref = VecX::Zero(m);
+  for (int sweep = 0; sweep < 5; ++sweep)
+    for (int i : order) {
+      double l, u;
+      rowBounds(p, ref, i, l, u);
+      ref[i] = std::min(std::max(ref[i] - (A.row(i).dot(ref) + q[i]) / A(i, i), l), u);
+    }
+  const VecX lambda = solveWith(p, "pgs", 5, VecX::Zero(m));
+  QVERIFY2((lambda - ref).norm() <= 1e-10 * (1 + ref.norm()), qPrintable(QString::number((lambda - ref).norm())));
+}
 
 void TestContactLcp::cfmRegularisedMatchesLemke() {
   // With cfm = κ diag(J M⁻¹ Jᵀ) the solvers must reach the solution of LCP(q, A + diag(cfm)),
