@@ -41,7 +41,7 @@
 #include "ui/drag_handler.h"
 #include "ui/dynamic_mode.h"
 #include "ui/plot_dock.h"
-#include "ui/stress_colours.h"
+
 #include "ui/timeline.h"
 #include "ui/trajectory_export.h"
 #include "ui/undo_commands.h"
@@ -224,6 +224,7 @@ void MainWindow::buildMenus() {
   stress->setObjectName("stressColours");
   connect(stress, &QAction::toggled, this, [this](bool on) {
     stressColouring_ = on;
+    stressHold_.reset();
     QSettings().setValue("view/stressColours", on);
     if (simulation_) simulation_->setStressColouring(on);
     rebuildScene(false);
@@ -406,6 +407,7 @@ bool MainWindow::openFile(const QString& path) {
   }
   lastError_.clear();
   model_ = model;
+  stressHold_.reset();
   spec_ = spec;
   info_ = ModelInfo{};
   currentFile_ = QFileInfo(path).absoluteFilePath();
@@ -742,12 +744,13 @@ void MainWindow::rebuildScene(bool fit) {
     overlay.dragPoint = frame_.deformPoint;
     overlay.dragTarget = frame_.deformTarget;
   }
-  // Stress colouring: the ramp over this frame's range, shown in the status bar's legend.
+  // Stress colouring: the ramp over the held range (the stresses seen since colouring was switched
+  // on or the file opened; it only grows, so a colour keeps its stress), shown in the legend.
   const bool colour = stressColouring_ && !frame_.deformables.empty() &&
                       frame_.deformableStress.size() == frame_.deformables.size();
   StressColours sc;
   if (colour) {
-    sc = colourByStress(frame_.deformableStress);
+    sc = colourByStress(frame_.deformableStress, &stressHold_);
     overlay.deformableColors = sc.colours;
   }
   stressMin_ = sc.valid ? sc.min : 0;

@@ -33,6 +33,7 @@
 #include "ui/report_dialog.h"
 #include "ui/scene.h"
 #include "ui/simulation_controller.h"
+#include "ui/stress_colours.h"
 
 class QAction;
 class QActionGroup;
@@ -193,6 +194,7 @@ class MainWindow : public QMainWindow {
   bool deformDragging_ = false;          // a soft handle on a deformable part is held
   bool stressColouring_ = false;
   double stressMin_ = 0, stressMax_ = 0;
+  StressRange stressHold_;  // the legend's range: grows from the frame colouring was switched on / the file opened
   ControllerState beforeEdit_;
   bool editing_ = false;
   // showPanels() at most every kPanelIntervalMs while dragging (onFrame); the timer catches up.

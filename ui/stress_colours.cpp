@@ -18,13 +18,18 @@ Eigen::Vector4f stressRampColour(double s) {
   return {c.x(), c.y(), c.z(), 1.0f};
 }
 
-StressColours colourByStress(const std::vector<std::shared_ptr<const std::vector<float>>>& stress) {
+StressColours colourByStress(const std::vector<std::shared_ptr<const std::vector<float>>>& stress,
+                             StressRange* hold) {
   StressColours out;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (const auto& part : stress)
     if (part)
       for (float v : *part)
         if (std::isfinite(v)) lo = std::min(lo, double(v)), hi = std::max(hi, double(v));
+  if (hold) {
+    if (hold->valid) lo = std::min(lo, hold->min), hi = std::max(hi, hold->max);
+    if (lo <= hi) hold->min = lo, hold->max = hi, hold->valid = true;
+  }
   out.valid = lo <= hi;
   if (out.valid) out.min = lo, out.max = hi;
   const double span = out.max - out.min;

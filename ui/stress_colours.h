@@ -1,8 +1,9 @@
 #pragma once
 // ui/stress_colours.h — per-vertex colours of the deformable surfaces from their von Mises stress
 // (ui/deformable_parts.h, core/deform/stress.h), without Qt or GL: a blue → green → yellow → red
-// ramp over the range [min, max] of all parts of one frame (linear in the stress), and the range's
-// text in pascals for the legend.
+// ramp over the range [min, max] of all parts (linear in the stress), and the range's text in
+// pascals for the legend. The range is one frame's, or one that grows over the frames (a held
+// range, so that a colour keeps its stress while the part moves).
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,9 +22,18 @@ struct StressColours {
   bool valid = false;       // at least one finite value
 };
 
+/// A range of stresses held over frames: it only grows (reset it to start again).
+struct StressRange {
+  double min = 0, max = 0;  // Pa
+  bool valid = false;       // some finite value seen
+  void reset() { *this = StressRange{}; }
+};
+
 /// Colours of every part's surface vertices from their stresses (Pa); values that are not finite
-/// are drawn at the bottom of the ramp and left out of the range.
-StressColours colourByStress(const std::vector<std::shared_ptr<const std::vector<float>>>& stress);
+/// are drawn at the bottom of the ramp and left out of the range. The range is this frame's, or,
+/// with `hold`, the held range widened by this frame's values (and hold updated to it).
+StressColours colourByStress(const std::vector<std::shared_ptr<const std::vector<float>>>& stress,
+                             StressRange* hold = nullptr);
 
 /// A stress in pascals with an SI prefix and three significant digits: "0 Pa", "312 Pa",
 /// "45.1 kPa", "2.05 MPa", "1.20 GPa".

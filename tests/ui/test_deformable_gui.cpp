@@ -201,6 +201,22 @@ class TestDeformableGui : public QObject {
     QVERIFY(QDir().mkpath(MECHSIM_SCREENSHOT_DIR));
     QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_stress.png"), "PNG"));
 
+    // Stepping on: the legend's range holds every stress seen since colouring was switched on (it
+    // only grows, so a colour keeps its stress while the strap swings).
+    double seenLo = *lo, seenHi = *hi;
+    for (int k = 0; k < 6; ++k) {
+      step->trigger();
+      waitIdle(w);
+      QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().deformableStress.size() == 1, 5000);
+      const std::vector<float>& sk = *w.currentFrame().deformableStress[0];
+      const auto [l, h] = std::minmax_element(sk.begin(), sk.end());
+      seenLo = std::min(seenLo, double(*l));
+      seenHi = std::max(seenHi, double(*h));
+      QCOMPARE(w.stressMin(), seenLo);
+      QCOMPARE(w.stressMax(), seenHi);
+    }
+    qInfo("held stress range over 7 frames %.4g … %.4g Pa", seenLo, seenHi);
+
     stress->trigger();  // off: plain colour again
     QTRY_VERIFY_WITH_TIMEOUT(!surfaceItem(w)->vertexColors, 5000);
     QVERIFY(!w.stressLegend()->isVisible());

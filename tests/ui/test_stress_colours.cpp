@@ -1,8 +1,8 @@
 // tests/ui/test_stress_colours.cpp — the GL-free parts of stress colouring and deformable picking:
 // the colour ramp's stops and continuity, the range and colours of colourByStress (values that are
-// not finite left out), the legend's pascal text, the scene's per-vertex colours of a deformable
-// surface, and picking a deformable surface triangle by triangle (the corner nearest the hit, the
-// nearest item along the ray).
+// not finite left out; a held range that only grows), the legend's pascal text, the scene's
+// per-vertex colours of a deformable surface, and picking a deformable surface triangle by
+// triangle (the corner nearest the hit, the nearest item along the ray).
 #include <QtTest>
 
 #include <cmath>
@@ -51,6 +51,39 @@ class TestStressColours : public QObject {
     // Continuous: neighbouring values give neighbouring colours (no jump at the stops).
     for (int k = 0; k < 1000; ++k)
       QVERIFY((stressRampColour(k / 1000.0) - stressRampColour((k + 1) / 1000.0)).norm() < 0.01f);
+  }
+
+  void heldRangeOnlyGrows() {
+    auto frame = [](std::vector<float> v) { return std::make_shared<std::vector<float>>(std::move(v)); };
+    StressRange hold;
+    StressColours sc = colourByStress({frame({10, 50})}, &hold);
+    QVERIFY(hold.valid);
+    QCOMPARE(sc.min, 10.0);
+    QCOMPARE(sc.max, 50.0);
+    // a calmer frame keeps the range: 30 Pa is still the middle of the ramp
+    sc = colourByStress({frame({20, 30})}, &hold);
+    QCOMPARE(sc.min, 10.0);
+    QCOMPARE(sc.max, 50.0);
+    QCOMPARE((*sc.colours[0])[1], stressRampColour(0.5));
+    // a wider one widens it
+    sc = colourByStress({frame({5, 90}), frame({std::numeric_limits<float>::quiet_NaN()})}, &hold);
+    QCOMPARE(sc.min, 5.0);
+    QCOMPARE(sc.max, 90.0);
+    QCOMPARE(hold.min, 5.0);
+    QCOMPARE(hold.max, 90.0);
+    // reset: the next frame's own range; without a hold, always the frame's
+    hold.reset();
+    QVERIFY(!hold.valid);
+    sc = colourByStress({frame({20, 30})}, &hold);
+    QCOMPARE(sc.min, 20.0);
+    QCOMPARE(sc.max, 30.0);
+    sc = colourByStress({frame({21, 22})});
+    QCOMPARE(sc.min, 21.0);
+    QCOMPARE(sc.max, 22.0);
+    // nothing finite leaves the hold as it was
+    sc = colourByStress({frame({std::numeric_limits<float>::infinity()})}, &hold);
+    QVERIFY(sc.valid);
+    QCOMPARE(sc.max, 30.0);
   }
 
   void coloursSpanTheRangeOfAllParts() {
