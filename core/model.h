@@ -127,6 +127,8 @@ struct ContactOptions {
   bool enabled = false;
   bool pgs = false;                     // solver: false = AMGS Method 3.2 (paper 000), true = PGS
   double friction = 0.5;                // μ (pyramidal, bounds ±μ λ_n)
+  double torsionalFriction = 0.0;       // m: spin about the normal, |impulse couple| ≤ μ_t λ_n (0: none)
+  double rollingFriction = 0.0;         // m: rolling about the two tangents, each ≤ μ_r λ_n (0: none)
   double restitution = 0.0;             // e, applied when the approach speed exceeds restitutionVelocity
   double restitutionVelocity = 0.05;    // m/s
   double alpha = 0.3;                   // Ω = α D of AMGS

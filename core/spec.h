@@ -193,6 +193,7 @@ struct ContactSpec {
   std::optional<double> friction, restitution, restitutionVelocity, alpha, tolerance;
   std::optional<int> iterations;
   std::optional<double> erp, slop, margin;          // penetration correction β, slop (m), detection margin (m)
+  std::optional<double> torsionalFriction, rollingFriction;  // m (lengths: couple per unit normal impulse)
   std::optional<bool> jointedCollide;   // bodies joined by a joint collide (default false)
   std::vector<std::pair<std::string, std::string>> exclude;  // body pairs that never collide
 };

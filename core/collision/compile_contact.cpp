@@ -20,6 +20,8 @@ void compileContact(const MechanismSpec& spec, Model& m) {
   o.enabled = c.present && c.enabled.value_or(true);
   o.pgs = c.solver && *c.solver == "pgs";
   if (c.friction) o.friction = *c.friction;
+  if (c.torsionalFriction) o.torsionalFriction = *c.torsionalFriction;
+  if (c.rollingFriction) o.rollingFriction = *c.rollingFriction;
   if (c.restitution) o.restitution = *c.restitution;
   if (c.restitutionVelocity) o.restitutionVelocity = *c.restitutionVelocity;
   if (c.alpha) o.alpha = *c.alpha;

@@ -7,7 +7,10 @@
 //   contact k between bodies A and B at point p with normal n (A → B): the normal row
 //     J_n ν = n·(v_B + ω_B × r_B) − n·(v_A + ω_A × r_A),  r = p − com,
 //     i.e. the blocks [n, r_B × n] on B and [−n, −r_A × n] on A, bounds [0, ∞); two friction rows
-//     with the tangents t₁, t₂ in place of n, bounds ±μ λ_n (pyramidal friction);
+//     with the tangents t₁, t₂ in place of n, bounds ±μ λ_n (pyramidal friction); optionally a
+//     torsional row n·(ω_B − ω_A) (blocks [0, n] on B, [0, −n] on A), bounds ±μ_t λ_n, and two
+//     rolling rows t_j·(ω_B − ω_A), bounds ±μ_r λ_n — friction couples limited by the normal
+//     impulse times a length (μ_t, μ_r), as in MuJoCo's condim 4 and 6;
 // so the impulses solve the BLCP  w = A λ + q,  A = J M⁻¹ Jᵀ,  q = J ν + b  (eq. 3 with bounds),
 // by AMGS Method 3.2 (Ω = α D) or PGS through v̂ = ν + M⁻¹ Jᵀ λ (eq. 15-16): O(nnz J) per sweep,
 // A never formed. The bilateral rows start at 0 — stage 3 (Riley) has already satisfied them, so
@@ -106,7 +109,13 @@ VecX DynamicsStepper::contactImpulses(const Data& d, double tPhi, double h) {
   }
   const int firstContactRow = p.rows();
 
-  // ---- contact rows: normal, then its two tangents ----
+  // ---- contact rows: normal, then its two tangents, its spin row and its two rolling rows ----
+  // slots of a contact's rows in the 6-vector (normal, t₁, t₂, spin, roll₁, roll₂) of the warm start
+  std::vector<int> slots{0};
+  if (co.friction > 0) slots.insert(slots.end(), {1, 2});
+  if (co.torsionalFriction > 0) slots.push_back(3);
+  if (co.rollingFriction > 0) slots.insert(slots.end(), {4, 5});
+  const int perContact = static_cast<int>(slots.size());
   std::vector<Vec3> t1s(nc), t2s(nc);
   auto movingIndex = [&](int body) { return m_.bodies[body].qIndex >= 0 ? m_.bodies[body].qIndex / 7 : -1; };
   auto blocks = [&](int k, const Vec3& pt, const Vec3& dir, double sign, std::vector<double>& out) {
@@ -156,6 +165,19 @@ VecX DynamicsStepper::contactImpulses(const Data& d, double tPhi, double h) {
         blocks(kb, k.point, t, 1.0, jb);
         p.addFrictionRow(rn, co.friction, ka, ja.data(), kb, jb.data());
       }
+    // friction couples: relative angular velocity about n (spin) and about t₁, t₂ (rolling)
+    auto coupleRow = [&](const Vec3& axis, double coefficient) {
+      std::fill(ja.begin(), ja.end(), 0.0);
+      std::fill(jb.begin(), jb.end(), 0.0);
+      for (int i = 0; i < 3; ++i) {
+        if (ka >= 0) ja[3 + i] = -axis(i);
+        if (kb >= 0) jb[3 + i] = axis(i);
+      }
+      p.addFrictionRow(rn, coefficient, ka, ja.data(), kb, jb.data());
+    };
+    if (co.torsionalFriction > 0) coupleRow(n, co.torsionalFriction);
+    if (co.rollingFriction > 0)
+      for (const Vec3& t : {t1s[c], t2s[c]}) coupleRow(t, co.rollingFriction);
   }
   const int m = p.rows();
   stats_.contactRows = m;
@@ -173,17 +195,12 @@ VecX DynamicsStepper::contactImpulses(const Data& d, double tPhi, double h) {
 
   // ---- warm start: contacts from the last step's impulses, bilateral rows 0 ----
   lcpLambda_.setZero(m);
-  const int perContact = co.friction > 0 ? 3 : 1;
   for (int c = 0; c < nc; ++c) {
     const collision::Contact& k = contactPoints_[c];
     const auto it = warm_.find({k.geomA, k.geomB, k.feature});
     if (it == warm_.end()) continue;
     const int r = firstContactRow + perContact * c;
-    lcpLambda_(r) = it->second(0);
-    if (perContact == 3) {
-      lcpLambda_(r + 1) = it->second(1);
-      lcpLambda_(r + 2) = it->second(2);
-    }
+    for (int j = 0; j < perContact; ++j) lcpLambda_(r + j) = it->second(slots[j]);
   }
 
   contact::SolverSettings s;
@@ -249,8 +266,8 @@ VecX DynamicsStepper::contactImpulses(const Data& d, double tPhi, double h) {
   for (int c = 0; c < nc; ++c) {
     const collision::Contact& k = contactPoints_[c];
     const int r = firstContactRow + perContact * c;
-    Vec3 l(lcpLambda_(r), 0, 0);
-    if (perContact == 3) l = Vec3(lcpLambda_(r), lcpLambda_(r + 1), lcpLambda_(r + 2));
+    Eigen::Matrix<double, 6, 1> l = Eigen::Matrix<double, 6, 1>::Zero();
+    for (int j = 0; j < perContact; ++j) l(slots[j]) = lcpLambda_(r + j);
     warm_[{k.geomA, k.geomB, k.feature}] = l;
     ContactReport& rep = contactReport_[c];
     rep.bodyA = k.bodyA;
@@ -260,6 +277,7 @@ VecX DynamicsStepper::contactImpulses(const Data& d, double tPhi, double h) {
     rep.gap = k.gap;
     rep.normalImpulse = l(0);
     rep.frictionImpulse = l(1) * t1s[c] + l(2) * t2s[c];
+    rep.frictionCouple = l(3) * k.normal + l(4) * t1s[c] + l(5) * t2s[c];
   }
   VecX bil = VecX::Zero(nj);
   for (int r = 0; r < nj; ++r)

@@ -114,7 +114,8 @@ struct DynamicsStats {
 
 /// One contact point of the last step (for the GUI and the tests): world point, normal from bodyA
 /// to bodyB, gap (< 0 penetration) at detection, and the impulses of the step (N·s): normal and the
-/// friction impulse as a world vector (acting on bodyB; bodyA gets the opposite).
+/// friction impulse as a world vector (acting on bodyB; bodyA gets the opposite), and the impulse
+/// couple of torsional and rolling friction (world vector, on bodyB; zero when they are off).
 struct ContactReport {
   int bodyA = -1, bodyB = -1;    // Model::bodies indices
   Vec3 point = Vec3::Zero();
@@ -122,6 +123,7 @@ struct ContactReport {
   double gap = 0;
   double normalImpulse = 0;
   Vec3 frictionImpulse = Vec3::Zero();
+  Vec3 frictionCouple = Vec3::Zero();
 };
 
 /// Arguments of the contact stage hook: the model, the data at the stage, the inverse mass
@@ -253,8 +255,9 @@ class DynamicsStepper {
   contact::LcpProblem lcp_;
   contact::LcpSolver lcpSolver_;
   VecX lcpLambda_;
-  /// Warm start: impulses (normal, tangent 1, tangent 2) of the last step by (geomA, geomB, feature).
-  std::map<std::tuple<int, int, int>, Vec3> warm_;
+  /// Warm start: impulses (normal, tangent 1, tangent 2, spin, roll 1, roll 2) of the last step by
+  /// (geomA, geomB, feature).
+  std::map<std::tuple<int, int, int>, Eigen::Matrix<double, 6, 1>> warm_;
 };
 
 /// Mechanical energy of d (kinetic from d.q, d.qd; potential: gravity, springs, joint springs).

@@ -1,11 +1,12 @@
 // core/io/load_contact.cpp — the "contact" section of the native format:
 //   "contact": {
-//     "enabled": true, "solver": "amgs-3.2" | "pgs", "friction": μ, "restitution": e,
+//     "enabled": true, "solver": "amgs-3.2" | "pgs", "friction": μ, "torsionalFriction": length,
+//     "rollingFriction": length, "restitution": e,
 //     "restitutionVelocity": m/s, "alpha": α, "iterations": n, "tolerance": RES,
 //     "erp": β, "slop": length, "margin": length, "jointedCollide": false,
 //     "exclude": [["bodyA", "bodyB"], ...]
 //   }
-// slop and margin are in the file's length unit; the rest is SI or dimensionless. Every error names
+// slop, margin and the torsional and rolling friction lengths are in the file's length unit; the rest is SI or dimensionless. Every error names
 // FILE:LINE:COL and the value's path, unknown keys get a did-you-mean hint, as in load.cpp.
 #include "core/io/load_contact.h"
 
@@ -18,7 +19,8 @@ namespace {
 using json::Kind;
 using json::Value;
 
-const std::vector<std::string> kKeys{"enabled",    "solver", "friction", "restitution", "restitutionVelocity",
+const std::vector<std::string> kKeys{"enabled",    "solver", "friction", "torsionalFriction", "rollingFriction",
+                                     "restitution", "restitutionVelocity",
                                      "alpha",      "iterations", "tolerance", "erp",     "slop",
                                      "margin",     "jointedCollide", "exclude"};
 
@@ -43,6 +45,10 @@ class ContactReader : JsonSection {
       c.solver = s;
     }
     if (const Value* x = opt(v, path, "friction")) c.friction = ranged(*x, "contact.friction", 0, 1e6, "friction coefficient", true);
+    if (const Value* x = opt(v, path, "torsionalFriction"))
+      c.torsionalFriction = ranged(*x, "contact.torsionalFriction", 0, 1e6, "torsional friction", true) * L_;
+    if (const Value* x = opt(v, path, "rollingFriction"))
+      c.rollingFriction = ranged(*x, "contact.rollingFriction", 0, 1e6, "rolling friction", true) * L_;
     if (const Value* x = opt(v, path, "restitution")) c.restitution = ranged(*x, "contact.restitution", 0, 1, "restitution", true);
     if (const Value* x = opt(v, path, "restitutionVelocity"))
       c.restitutionVelocity = ranged(*x, "contact.restitutionVelocity", 0, 1e6, "restitution velocity", true);
@@ -103,6 +109,8 @@ nlohmann::ordered_json contactSectionJson(const MechanismSpec& spec) {
   if (c.enabled) j["enabled"] = *c.enabled;
   if (c.solver) j["solver"] = *c.solver;
   if (c.friction) j["friction"] = *c.friction;
+  if (c.torsionalFriction) j["torsionalFriction"] = *c.torsionalFriction / L;
+  if (c.rollingFriction) j["rollingFriction"] = *c.rollingFriction / L;
   if (c.restitution) j["restitution"] = *c.restitution;
   if (c.restitutionVelocity) j["restitutionVelocity"] = *c.restitutionVelocity;
   if (c.alpha) j["alpha"] = *c.alpha;

@@ -4,7 +4,8 @@
 //   m g h per step; a dropped ball bounces to e² h₀ (then e⁴ h₀); a block on a slope sticks when
 //   μ > tan θ and slides with a = g (sin θ − μ cos θ) when μ < tan θ; the gripper lifts the box by
 //   friction; the cam follower's face follows R + e sin θ; the walker walks; the 3-D sphere scenes
-//   stay in their box; nothing penetrates deeper than slop + tolerance. Also: PGS and AMGS 3.2 give
+//   stay in their box; nothing penetrates deeper than slop + tolerance; torsional friction stops a
+//   spinning ball at μ_t m g / I and rolling friction slows a rolling one at μ_r g / (1.4 r). Also: PGS and AMGS 3.2 give
 //   the same resting impulses, the "contact" section is read (errors at FILE:LINE:COL) and written back.
 #include <QtTest>
 
@@ -280,22 +281,85 @@ class TestContactDynamics : public QObject {
     }
   }
 
+  /// A ball (m = 0.5 kg, r = 0.05 m) resting on the ground, spinning about the vertical at 20 rad/s:
+  /// the torsional friction couple μ_t λ_n/h = μ_t m g slows it at μ_t m g / I, I = 2/5 m r²; the
+  /// pyramidal (sliding) friction of a single point cannot, so without μ_t it keeps spinning.
+  void torsionalFrictionStopsASpinningBall() {
+    for (const double mut : {0.005, 0.0}) {
+      MechanismSpec spec = io::readMechanismFile(file("sphere-bounce.json"));
+      spec.bodies[1].position = Vec3(0, 0, 0.05);
+      spec.contact.restitution = 0.0;
+      spec.contact.torsionalFriction = mut;
+      const Model m = io::compileSpec(spec);
+      QCOMPARE(m.contact.torsionalFriction, mut);
+      Data d = makeData(m);
+      const int qi = m.bodies[m.findBody("ball")].qIndex;
+      const double w0 = 20;
+      d.qd.setZero(m.nq);
+      d.qd(qi + 6) = 0.5 * w0;  // q̇ = ½ (0, ω) q at q = 1: ω = w0 about z
+      DynamicsStepper sim(m);
+      QVERIFY(sim.initialize(d));
+      auto spin = [&](const Data& dd) {
+        const Quat q(dd.q(qi + 3), dd.q(qi + 4), dd.q(qi + 5), dd.q(qi + 6));
+        const Quat qd(dd.qd(qi + 3), dd.qd(qi + 4), dd.qd(qi + 5), dd.qd(qi + 6));
+        return 2.0 * (qd * q.conjugate()).vec().z();  // ω = 2 q̇ q̄
+      };
+      const double T = 0.2, h = 1e-3, r = 0.05, g = 9.81;
+      QVERIFY(run(sim, d, h, T, [](const Data&, const DynamicsStepper&) {}));
+      const double expect = mut > 0 ? w0 - mut * g / (0.4 * r * r) * T : w0;
+      qInfo("mu_t = %g m: spin %.5g rad/s after %g s (closed form %.5g)", mut, spin(d), T, expect);
+      QVERIFY2(std::abs(spin(d) - expect) < 0.01 * w0, qPrintable(QString::number(spin(d))));
+      QVERIFY(std::abs(position(m, d, "ball").z() - 0.05) < penetrationBound(m));
+    }
+  }
+
+  /// The same ball rolling at 1 m/s without slipping: the rolling friction couple μ_r m g slows it at
+  /// a = μ_r g r / (I/m + r²) = μ_r g / (1.4 r) while it keeps rolling; without μ_r it rolls on.
+  void rollingFrictionSlowsARollingBall() {
+    for (const double mur : {0.002, 0.0}) {
+      MechanismSpec spec = io::readMechanismFile(file("sphere-bounce.json"));
+      spec.bodies[1].position = Vec3(0, 0, 0.05);
+      spec.contact.restitution = 0.0;
+      spec.contact.rollingFriction = mur;
+      const Model m = io::compileSpec(spec);
+      Data d = makeData(m);
+      const int qi = m.bodies[m.findBody("ball")].qIndex;
+      const double v0 = 1.0, r = 0.05, g = 9.81, h = 1e-3, T = 1.0;
+      d.qd.setZero(m.nq);
+      d.qd(qi) = v0;
+      d.qd(qi + 5) = 0.5 * v0 / r;  // ω_y = v0 / r: rolling along +x
+      DynamicsStepper sim(m);
+      QVERIFY(sim.initialize(d));
+      QVERIFY(run(sim, d, h, T, [](const Data&, const DynamicsStepper&) {}));
+      const double v = d.qd(qi), expect = v0 - (mur > 0 ? mur * g / (1.4 * r) * T : 0.0);
+      const Quat q(d.q(qi + 3), d.q(qi + 4), d.q(qi + 5), d.q(qi + 6));
+      const Quat qd(d.qd(qi + 3), d.qd(qi + 4), d.qd(qi + 5), d.qd(qi + 6));
+      const double wy = 2.0 * (qd * q.conjugate()).vec().y();
+      qInfo("mu_r = %g m: v = %.5g m/s after %g s (closed form %.5g), slip v − ω r = %.3g m/s", mur, v, T, expect, v - wy * r);
+      QVERIFY2(std::abs(v - expect) < 0.01 * v0, qPrintable(QString::number(v)));
+      QVERIFY(std::abs(v - wy * r) < 1e-3);  // still rolling
+    }
+  }
+
   void contactSectionReadAndWritten() {
     const std::string text = R"({ "mechsim": 1, "units": { "length": "mm" },
       "bodies": [ { "name": "ground", "fixed": true, "shapes": [ { "type": "plane", "normal": [0, 1, 0] } ] },
                   { "name": "b", "mass": 1, "shapes": [ { "type": "sphere", "radius": 10 } ] } ],
-      "contact": { "solver": "pgs", "friction": 0.3, "slop": 2, "margin": 4, "exclude": [["b", "ground"]] } })";
+      "contact": { "solver": "pgs", "friction": 0.3, "slop": 2, "margin": 4, "exclude": [["b", "ground"]],
+                   "torsionalFriction": 3, "rollingFriction": 1.5 } })";
     const MechanismSpec spec = io::parseMechanism(text, "t.json", ".");
     const Model m = io::compileSpec(spec);
     QVERIFY(m.contact.enabled && m.contact.pgs);
     QCOMPARE(m.contact.friction, 0.3);
     QVERIFY(std::abs(m.contact.slop - 0.002) < 1e-15 && std::abs(m.contact.margin - 0.004) < 1e-15);
+    QVERIFY(std::abs(m.contact.torsionalFriction - 0.003) < 1e-15 && std::abs(m.contact.rollingFriction - 0.0015) < 1e-15);
     QCOMPARE(int(m.contact.excluded.size()), 1);
     QVERIFY((m.bodies[0].shapes[0].local.orientation * Vec3::UnitZ() - Vec3::UnitY()).norm() < 1e-12);
     // written back and read again: the same settings and plane
     const MechanismSpec again = io::parseMechanism(io::writeMechanism(spec), "u.json", ".");
     QVERIFY(again.contact.present && again.contact.solver == spec.contact.solver);
     QVERIFY(std::abs(*again.contact.slop - 0.002) < 1e-15);
+    QVERIFY(std::abs(*again.contact.torsionalFriction - 0.003) < 1e-15 && std::abs(*again.contact.rollingFriction - 0.0015) < 1e-15);
     QVERIFY(again.contact.exclude == spec.contact.exclude);
     QCOMPARE(again.bodies[0].shapes[0].type, ShapeType::Plane);
     QVERIFY((again.bodies[0].shapes[0].axis - Vec3::UnitY()).norm() < 1e-15);
@@ -318,6 +382,8 @@ class TestContactDynamics : public QObject {
     QVERIFY2(e3.find("contact.restitution") != std::string::npos && e3.find("≤ 1") != std::string::npos, e3.c_str());
     const std::string e4 = error(head + R"({ "exclude": [["g", "gg"]] } })");
     QVERIFY2(e4.find("contact.exclude[0][1]: unknown body \"gg\"") != std::string::npos, e4.c_str());
+    const std::string e5 = error(head + R"({ "rollingFriction": -1 } })");
+    QVERIFY2(e5.find("bad.json:2:35: error: contact.rollingFriction: rolling friction must be ≥ 0") == 0, e5.c_str());
   }
 };
 
