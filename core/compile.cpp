@@ -109,6 +109,7 @@ Shape makeShape(const ShapeSpec& s, const Eigen::Vector3f& bodyColor) {
   out.local = shapeLocalPose(s);
   out.scale = s.scale;
   out.color = parseColor(s.color, bodyColor);
+  out.friction = s.friction.value_or(-1.0);
   out.mesh = s.mesh;
   return out;
 }

@@ -26,6 +26,7 @@ struct Shape {
   Pose local;                 // shape frame in the body frame; cylinder/capsule axis = local z
   double scale = 1.0;         // mesh
   Eigen::Vector3f color{0.7f, 0.7f, 0.75f};
+  double friction = -1;       // μ of the surface; < 0: the contact section's friction
   std::shared_ptr<const MeshData> mesh;  // mesh
 };
 

@@ -52,6 +52,7 @@ struct ShapeSpec {
   std::string resolvedFile;        // mesh: absolute path the loader used
   double scale = 1.0;              // mesh: uniform scale applied to the mesh file's coordinates
   std::string color;               // "#rrggbb" or empty (default colour)
+  std::optional<double> friction;  // Coulomb μ of this shape's surface (contact; else contact.friction)
   std::shared_ptr<const MeshData> mesh;  // mesh: the loaded triangles (scale not applied)
 };
 

@@ -7,7 +7,8 @@
 //   contact k between bodies A and B at point p with normal n (A → B): the normal row
 //     J_n ν = n·(v_B + ω_B × r_B) − n·(v_A + ω_A × r_A),  r = p − com,
 //     i.e. the blocks [n, r_B × n] on B and [−n, −r_A × n] on A, bounds [0, ∞); two friction rows
-//     with the tangents t₁, t₂ in place of n, bounds ±μ λ_n (pyramidal friction); optionally a
+//     with the tangents t₁, t₂ in place of n, bounds ±μ λ_n (pyramidal friction; μ = √(μ_A μ_B) from
+//     the two shapes' coefficients, each the shape's own or the section's); optionally a
 //     torsional row n·(ω_B − ω_A) (blocks [0, n] on B, [0, −n] on A), bounds ±μ_t λ_n, and two
 //     rolling rows t_j·(ω_B − ω_A), bounds ±μ_r λ_n — friction couples limited by the normal
 //     impulse times a length (μ_t, μ_r), as in MuJoCo's condim 4 and 6;
@@ -110,9 +111,22 @@ VecX DynamicsStepper::contactImpulses(const Data& d, double tPhi, double h) {
   const int firstContactRow = p.rows();
 
   // ---- contact rows: normal, then its two tangents, its spin row and its two rolling rows ----
+  // Coulomb μ of each contact: √(μ_A μ_B), a shape's μ its own or the section's (so the section's
+  // when no shape sets one).
+  std::vector<double> mus(nc);
+  bool anyFriction = false;
+  auto shapeMu = [&](int g) {
+    const collision::Geometry& geom = world_->geometries()[g];
+    const double own = m_.bodies[geom.body].shapes[geom.shape].friction;
+    return own >= 0 ? own : co.friction;
+  };
+  for (int c = 0; c < nc; ++c) {
+    mus[c] = std::sqrt(shapeMu(contactPoints_[c].geomA) * shapeMu(contactPoints_[c].geomB));
+    anyFriction = anyFriction || mus[c] > 0;
+  }
   // slots of a contact's rows in the 6-vector (normal, t₁, t₂, spin, roll₁, roll₂) of the warm start
   std::vector<int> slots{0};
-  if (co.friction > 0) slots.insert(slots.end(), {1, 2});
+  if (anyFriction) slots.insert(slots.end(), {1, 2});
   if (co.torsionalFriction > 0) slots.push_back(3);
   if (co.rollingFriction > 0) slots.insert(slots.end(), {4, 5});
   const int perContact = static_cast<int>(slots.size());
@@ -157,13 +171,13 @@ VecX DynamicsStepper::contactImpulses(const Data& d, double tPhi, double h) {
     stats_.maxPenetration = std::max(stats_.maxPenetration, -k.gap);
     const int rn = p.addRow(ka, ja.data(), kb, jb.data(), bias);
     tangents(n, t1s[c], t2s[c]);
-    if (co.friction > 0)
+    if (anyFriction)
       for (const Vec3& t : {t1s[c], t2s[c]}) {
         std::fill(ja.begin(), ja.end(), 0.0);
         std::fill(jb.begin(), jb.end(), 0.0);
         blocks(ka, k.point, t, -1.0, ja);
         blocks(kb, k.point, t, 1.0, jb);
-        p.addFrictionRow(rn, co.friction, ka, ja.data(), kb, jb.data());
+        p.addFrictionRow(rn, mus[c], ka, ja.data(), kb, jb.data());
       }
     // friction couples: relative angular velocity about n (spin) and about t₁, t₂ (rolling)
     auto coupleRow = [&](const Vec3& axis, double coefficient) {

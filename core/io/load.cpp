@@ -77,11 +77,11 @@ const std::vector<std::string>& jointKeys(JointType t) {
 }
 
 const std::vector<std::string>& shapeKeys(ShapeType t) {
-  static const std::vector<std::string> box{"size", "position", "orientation", "color"},
-      cyl{"radius", "length", "axis", "position", "orientation", "color"},
-      sph{"radius", "position", "orientation", "color"},
-      mesh{"file", "scale", "position", "orientation", "color"},
-      plane{"normal", "position", "orientation", "color"};
+  static const std::vector<std::string> box{"size", "position", "orientation", "color", "friction"},
+      cyl{"radius", "length", "axis", "position", "orientation", "color", "friction"},
+      sph{"radius", "position", "orientation", "color", "friction"},
+      mesh{"file", "scale", "position", "orientation", "color", "friction"},
+      plane{"normal", "position", "orientation", "color", "friction"};
   switch (t) {
     case ShapeType::Plane: return plane;
     case ShapeType::Box: return box;
@@ -357,6 +357,11 @@ class Reader : JsonSection {
     if (const Value* x = opt(v, path, "position")) s.position = vec3(*x, child(path, "position"), L_);
     if (const Value* x = opt(v, path, "orientation")) s.orientation = orientation(*x, child(path, "orientation"));
     if (const Value* x = opt(v, path, "color")) s.color = color(*x, child(path, "color"));
+    if (const Value* x = opt(v, path, "friction")) {
+      const double mu = number(*x, child(path, "friction"));
+      if (!(mu >= 0) || !(mu < 1e6)) fail(*x, child(path, "friction"), "friction coefficient must be ≥ 0, got " + fmt(mu));
+      s.friction = mu;
+    }
     return s;
   }
 

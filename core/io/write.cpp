@@ -68,6 +68,7 @@ Json shape(const ShapeSpec& s, double L) {
   if (!isZero(s.position)) j["position"] = vec(s.position, L);
   if (!isIdentity(s.orientation)) j["orientation"] = Json{{"quaternion", quat(s.orientation)}};
   if (!s.color.empty()) j["color"] = s.color;
+  if (s.friction) j["friction"] = *s.friction;
   return j;
 }
 

@@ -107,9 +107,12 @@ class TestContactDynamics : public QObject {
   void blockOnSlopeSticksOrSlides() {
     const double theta = 20 * M_PI / 180, g = 9.81;
     const Vec3 down(std::cos(theta), 0, -std::sin(theta));  // down the slope (normal (sin θ, 0, cos θ))
-    for (const double mu : {0.5, 0.2, 0.0}) {
+    // μ of the section alone, or of the block's shape: √(μ_block μ_section) with the section's 0.5
+    // (0.2 → 0.316 < tan θ: it slides)
+    for (const double mu : {0.5, 0.2, 0.0, std::sqrt(0.2 * 0.5)}) {
       MechanismSpec spec = io::readMechanismFile(file("block-on-slope.json"));
-      spec.contact.friction = mu;
+      if (mu == std::sqrt(0.2 * 0.5)) spec.bodies[1].shapes[0].friction = 0.2;
+      else spec.contact.friction = mu;
       const Model m = io::compileSpec(spec);
       Data d = makeData(m);
       DynamicsStepper sim(m);
@@ -347,6 +350,7 @@ class TestContactDynamics : public QObject {
                   { "name": "b", "mass": 1, "shapes": [ { "type": "sphere", "radius": 10 } ] } ],
       "contact": { "solver": "pgs", "friction": 0.3, "slop": 2, "margin": 4, "exclude": [["b", "ground"]],
                    "torsionalFriction": 3, "rollingFriction": 1.5 } })";
+    const std::string withShapeMu = std::string(text).replace(text.find(R"("radius": 10 })"), 14, R"("radius": 10, "friction": 0.7 })");
     const MechanismSpec spec = io::parseMechanism(text, "t.json", ".");
     const Model m = io::compileSpec(spec);
     QVERIFY(m.contact.enabled && m.contact.pgs);
@@ -361,6 +365,12 @@ class TestContactDynamics : public QObject {
     QVERIFY(std::abs(*again.contact.slop - 0.002) < 1e-15);
     QVERIFY(std::abs(*again.contact.torsionalFriction - 0.003) < 1e-15 && std::abs(*again.contact.rollingFriction - 0.0015) < 1e-15);
     QVERIFY(again.contact.exclude == spec.contact.exclude);
+    // a shape's own friction: read, compiled, written back
+    const MechanismSpec shaped = io::parseMechanism(withShapeMu, "s.json", ".");
+    QCOMPARE(*shaped.bodies[1].shapes[0].friction, 0.7);
+    QCOMPARE(io::compileSpec(shaped).bodies[1].shapes[0].friction, 0.7);
+    QCOMPARE(m.bodies[1].shapes[0].friction, -1.0);  // unset: the section's
+    QCOMPARE(*io::parseMechanism(io::writeMechanism(shaped), "v.json", ".").bodies[1].shapes[0].friction, 0.7);
     QCOMPARE(again.bodies[0].shapes[0].type, ShapeType::Plane);
     QVERIFY((again.bodies[0].shapes[0].axis - Vec3::UnitY()).norm() < 1e-15);
     // errors: FILE:LINE:COL with the path and a hint
@@ -382,6 +392,9 @@ class TestContactDynamics : public QObject {
     QVERIFY2(e3.find("contact.restitution") != std::string::npos && e3.find("≤ 1") != std::string::npos, e3.c_str());
     const std::string e4 = error(head + R"({ "exclude": [["g", "gg"]] } })");
     QVERIFY2(e4.find("contact.exclude[0][1]: unknown body \"gg\"") != std::string::npos, e4.c_str());
+    const std::string e6 = error(R"({ "mechsim": 1, "bodies": [ { "name": "g", "fixed": true,
+  "shapes": [ { "type": "plane", "friction": -0.1 } ] } ] })");
+    QVERIFY2(e6.find("bad.json:2:46: error: bodies[0].shapes[0].friction: friction coefficient must be ≥ 0") == 0, e6.c_str());
     const std::string e5 = error(head + R"({ "rollingFriction": -1 } })");
     QVERIFY2(e5.find("bad.json:2:35: error: contact.rollingFriction: rolling friction must be ≥ 0") == 0, e5.c_str());
   }
