@@ -121,6 +121,9 @@ class TestImportFormats : public QObject {
     QVERIFY(!joint(s, "j3").limits);
     // The nested class gives the box its size (half sizes doubled).
     QVERIFY(near(a.shapes.at(0).size, Vec3(0.2, 0.4, 0.6)));
+    // ... and its sliding friction (the geom without one has none: the contact section's)
+    QVERIFY(a.shapes.at(0).friction && *a.shapes.at(0).friction == 0.8);
+    QVERIFY(!body(s, "b").shapes.at(0).friction);
     // b at a + Rz(90°)(0,1,0) = (0,0,0); the connect anchor (0,0,1) in b → world (0,0,1).
     QVERIFY(near(body(s, "b").position, Vec3(0, 0, 0)));
     QCOMPARE(int(joint(s, "c").type), int(JointType::Spherical));

@@ -39,7 +39,7 @@ const std::string kMjcfDefaults = R"(<mujoco model="m">
   <default>
     <joint axis="0 1 0"/>
     <default class="arm"><joint axis="1 0 0" range="-45 45"/>
-      <default class="wrist"><geom type="box" size="0.1 0.2 0.3"/></default>
+      <default class="wrist"><geom type="box" size="0.1 0.2 0.3" friction="0.8 0.01 0.001"/></default>
     </default>
   </default>
   <worldbody>

@@ -544,6 +544,9 @@ class MjcfImporter {
     s.orientation = p.orientation;
     if (const auto rgba = nums(e, "rgba", cls, 4, 4); rgba && s.color.empty())
       s.color = imp::colorHex((*rgba)[0], (*rgba)[1], (*rgba)[2]);
+    // friction="slide [torsion [roll]]": the sliding coefficient is the shape's μ (the torsional and
+    // rolling lengths are the contact section's, one for the file).
+    if (const auto mu = nums(e, "friction", cls, 1, 3); mu && (*mu)[0] >= 0) s.friction = (*mu)[0];
     // contype = conaffinity = 0: a visual-only geom (MuJoCo's usual "visual" class).
     const bool visualOnly = num(e, "contype", cls, 1) == 0 && num(e, "conaffinity", cls, 1) == 0;
     BodySpec& b = spec_.bodies[std::size_t(bi)];
