@@ -2,6 +2,8 @@
 // (sweep_order.h).
 #include "core/contact/sweep_order.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 
 namespace mechsim::contact {
@@ -16,7 +18,7 @@ void sweepOrder(const LcpProblem& p, std::vector<int>& order) {
     if (p.frictionOf[i] >= 0) continue;  // coloured with its contact
     const int a = p.bodyA[i], b = p.bodyB[i];
     const std::uint64_t used = (a >= 0 ? taken[a] : 0) | (b >= 0 ? taken[b] : 0);
-    const int c = ~used ? __builtin_ctzll(~used) : kColours - 1;
+    const int c = std::min(std::countr_one(used), kColours - 1);  // the lowest colour not taken
     const std::uint64_t bit = std::uint64_t{1} << c;
     if (a >= 0) taken[a] |= bit;
     if (b >= 0) taken[b] |= bit;

@@ -40,6 +40,24 @@ Vec3 position(const Model& m, const Data& d, const char* body) { return bodyPose
 
 double penetrationBound(const Model& m) { return m.contact.slop + 5e-4; }
 
+/// sphere-bounce.json's ball (m = 0.5 kg, r = 0.05 m) resting on the ground, no restitution, with
+/// the torsional and rolling friction lengths given.
+Model restingBall(double torsional, double rolling) {
+  MechanismSpec spec = io::readMechanismFile(file("sphere-bounce.json"));
+  spec.bodies[1].position = Vec3(0, 0, 0.05);
+  spec.contact.restitution = 0.0;
+  spec.contact.torsionalFriction = torsional;
+  spec.contact.rollingFriction = rolling;
+  return io::compileSpec(spec);
+}
+
+/// World angular velocity of the free body whose coordinates start at qi: ω = 2 q̇ q̄.
+Vec3 angularVelocity(const Data& d, int qi) {
+  const Quat q(d.q(qi + 3), d.q(qi + 4), d.q(qi + 5), d.q(qi + 6));
+  const Quat qd(d.qd(qi + 3), d.qd(qi + 4), d.qd(qi + 5), d.qd(qi + 6));
+  return 2.0 * (qd * q.conjugate()).vec();
+}
+
 }  // namespace
 
 class TestContactDynamics : public QObject {
@@ -289,11 +307,7 @@ class TestContactDynamics : public QObject {
   /// pyramidal (sliding) friction of a single point cannot, so without μ_t it keeps spinning.
   void torsionalFrictionStopsASpinningBall() {
     for (const double mut : {0.005, 0.0}) {
-      MechanismSpec spec = io::readMechanismFile(file("sphere-bounce.json"));
-      spec.bodies[1].position = Vec3(0, 0, 0.05);
-      spec.contact.restitution = 0.0;
-      spec.contact.torsionalFriction = mut;
-      const Model m = io::compileSpec(spec);
+      const Model m = restingBall(mut, 0.0);
       QCOMPARE(m.contact.torsionalFriction, mut);
       Data d = makeData(m);
       const int qi = m.bodies[m.findBody("ball")].qIndex;
@@ -302,11 +316,7 @@ class TestContactDynamics : public QObject {
       d.qd(qi + 6) = 0.5 * w0;  // q̇ = ½ (0, ω) q at q = 1: ω = w0 about z
       DynamicsStepper sim(m);
       QVERIFY(sim.initialize(d));
-      auto spin = [&](const Data& dd) {
-        const Quat q(dd.q(qi + 3), dd.q(qi + 4), dd.q(qi + 5), dd.q(qi + 6));
-        const Quat qd(dd.qd(qi + 3), dd.qd(qi + 4), dd.qd(qi + 5), dd.qd(qi + 6));
-        return 2.0 * (qd * q.conjugate()).vec().z();  // ω = 2 q̇ q̄
-      };
+      auto spin = [&](const Data& dd) { return angularVelocity(dd, qi).z(); };
       const double T = 0.2, h = 1e-3, r = 0.05, g = 9.81;
       QVERIFY(run(sim, d, h, T, [](const Data&, const DynamicsStepper&) {}));
       const double expect = mut > 0 ? w0 - mut * g / (0.4 * r * r) * T : w0;
@@ -320,11 +330,7 @@ class TestContactDynamics : public QObject {
   /// a = μ_r g r / (I/m + r²) = μ_r g / (1.4 r) while it keeps rolling; without μ_r it rolls on.
   void rollingFrictionSlowsARollingBall() {
     for (const double mur : {0.002, 0.0}) {
-      MechanismSpec spec = io::readMechanismFile(file("sphere-bounce.json"));
-      spec.bodies[1].position = Vec3(0, 0, 0.05);
-      spec.contact.restitution = 0.0;
-      spec.contact.rollingFriction = mur;
-      const Model m = io::compileSpec(spec);
+      const Model m = restingBall(0.0, mur);
       Data d = makeData(m);
       const int qi = m.bodies[m.findBody("ball")].qIndex;
       const double v0 = 1.0, r = 0.05, g = 9.81, h = 1e-3, T = 1.0;
@@ -335,9 +341,7 @@ class TestContactDynamics : public QObject {
       QVERIFY(sim.initialize(d));
       QVERIFY(run(sim, d, h, T, [](const Data&, const DynamicsStepper&) {}));
       const double v = d.qd(qi), expect = v0 - (mur > 0 ? mur * g / (1.4 * r) * T : 0.0);
-      const Quat q(d.q(qi + 3), d.q(qi + 4), d.q(qi + 5), d.q(qi + 6));
-      const Quat qd(d.qd(qi + 3), d.qd(qi + 4), d.qd(qi + 5), d.qd(qi + 6));
-      const double wy = 2.0 * (qd * q.conjugate()).vec().y();
+      const double wy = angularVelocity(d, qi).y();
       qInfo("mu_r = %g m: v = %.5g m/s after %g s (closed form %.5g), slip v − ω r = %.3g m/s", mur, v, T, expect, v - wy * r);
       QVERIFY2(std::abs(v - expect) < 0.01 * v0, qPrintable(QString::number(v)));
       QVERIFY(std::abs(v - wy * r) < 1e-3);  // still rolling
