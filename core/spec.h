@@ -167,14 +167,27 @@ struct DynamicsSpec {
 /// A deformable part ("deformables" in the native format; docs/format.md). The reader fills the
 /// tetrahedral mesh in world coordinates at the file's configuration (generated grid or mesh
 /// file), so core/deform builds its model from plain arrays; core/ reads no files.
+/// A world box {min, max} (SI) that selected vertices, kept as the file gave it so that writing the
+/// file back keeps the author's selection rather than its vertex list.
+using VertexBox = std::array<Vec3, 2>;
 struct DeformableAttachmentSpec {
   std::string body;          // a body of the mechanism (not "ground"-only: any body; fixed ones pin)
   std::vector<int> vertices; // mesh vertices that move with the body
+  std::optional<VertexBox> box;  // the selection was this box (else the index list)
 };
 struct DeformableSpec {
   std::string name;
-  std::string meshType;                  // "box", "cylinder", "tetgen", "gmsh"
-  std::string file, resolvedFile;        // tetgen (.node, .ele beside it) / gmsh (.msh)
+  std::string meshType;                  // "box", "cylinder", "tetgen", "gmsh", "surface"
+  std::string file, resolvedFile;        // tetgen (.node, .ele beside it) / gmsh (.msh) / surface
+  // The mesh as the file describes it (SI), to write it back: box size and cells [nx, ny, nz];
+  // cylinder radius, length and cells [across, along]; a file's scale; a surface's largest tet
+  // edge (0: Gmsh's default); the translation "position".
+  Vec3 boxSize = Vec3::Zero();
+  std::vector<int> cells;
+  double radius = 0, length = 0;
+  double fileScale = 1;
+  double surfaceSize = 0;
+  Vec3 position = Vec3::Zero();
   std::vector<Vec3> vertices;            // world rest positions (SI)
   std::vector<std::array<int, 4>> tets;  // vertex indices
   std::string material = "stable-neo-hookean";  // or "arap"
@@ -182,7 +195,12 @@ struct DeformableSpec {
   double poisson = 0.4;
   double density = 1000;                 // kg/m³
   std::vector<int> pinned;               // vertices held at their rest positions
+  std::optional<VertexBox> pinnedBox;    // the pinned selection was this box
   std::vector<DeformableAttachmentSpec> attachments;
+  // Solver of the part's implicit-Euler steps (core/deform/solver.h names): "newton", "vbd",
+  // "jacobi", "jgs2-jacobi", "jgs2-gs"; and the per-vertex methods' global step control "none",
+  // "line-search", "subspace". Empty: not given (newton; subspace).
+  std::string solver, stepControl;
 };
 
 /// The "contact" section (docs/format.md "Contact"; core/collision, core/contact, the stepper).

@@ -6,7 +6,6 @@
 
 #include "core/deform/from_spec.h"
 #include "core/deform/handle.h"
-#include "core/deform/solver.h"
 #include "core/deform/stress.h"
 #include "core/kinematics/kinematics.h"
 
@@ -42,6 +41,14 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
           }
           p.surfaceIndices.push_back(static_cast<unsigned>(k));
         }
+      // The part's solver: the file's, else projected Newton; per-vertex methods with the file's
+      // step control, else the subspace control. Iteration caps per shown frame: Newton converges
+      // in a few iterations; the sweeps need tens (docs/deform.md).
+      p.opt.method = deform::methodFromString(ds.solver).value_or(deform::Method::Newton);
+      p.opt.acceleration = deform::accelerationFromString(ds.stepControl).value_or(deform::Acceleration::Subspace);
+      p.opt.maxIterations = p.opt.method == deform::Method::Newton ? 30 : 300;
+      if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
+        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.model));
       p.rest = deform::restPositions(p.model);
       p.x = p.rest;
       p.v = VecX::Zero(p.x.size());
@@ -69,15 +76,13 @@ bool DeformableParts::step(const Model& model, const VecX& q) {
     const int b = bodyOf_[k];
     poses_[k] = b >= 0 && b < static_cast<int>(model.bodies.size()) ? bodyPose(model, q, b) : Pose{};
   }
-  deform::SolveOptions opt;  // projected Newton, ‖Δx‖ < 1e-4 (normalised)
-  opt.maxIterations = 30;
   bool ok = true;
   attachError_ = 0;
   iterations_ = 0;
   for (Part& p : parts_) {
     VecX x = p.x, v = p.v;
     try {
-      const deform::SolveStats st = deform::stepImplicitEuler(p.model, nullptr, opt, x, v, poses_);
+      const deform::SolveStats st = deform::stepImplicitEuler(p.model, p.jgs2.get(), p.opt, x, v, poses_);
       iterations_ += st.iterations;
       if (st.diverged || !x.allFinite() || !v.allFinite()) {
         message_ = "deformable part \"" + p.name + "\": the step did not converge; its last state is kept";
@@ -96,6 +101,10 @@ bool DeformableParts::step(const Model& model, const VecX& q) {
   }
   if (ok) message_.clear();
   return ok;
+}
+
+std::string DeformableParts::solverName(int k) const {
+  return k < 0 || k >= count() ? std::string() : deform::toString(parts_[static_cast<size_t>(k)].opt.method);
 }
 
 std::shared_ptr<const MeshData> DeformableParts::surface(int k) const {

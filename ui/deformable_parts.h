@@ -3,21 +3,23 @@
 // (core/deform; no Qt, no GL). Each part is a tetrahedral mesh whose pinned vertices stay at rest
 // and whose attached vertices move with their rigid bodies (Dirichlet conditions updated from the
 // bodies' poses); everything else follows from one implicit-Euler step per shown frame, solved by
-// projected Newton (the reference solver of core/deform/solver.h: robust at any stiffness, and a
-// few milliseconds on the example's 1920 tets). The coupling is one way: the parts do not push back
+// the part's own solver (the file's "solver" and "stepControl"; default projected Newton, the
+// reference solver of core/deform/solver.h: robust at any stiffness, and a few milliseconds on the
+// example's 1920 tets). A JGS2 part's rest-shape precomputation runs once, in build(). The coupling is one way: the parts do not push back
 // on the bodies. A frame shows each part as its boundary surface (outward triangles of the tet mesh,
 // smooth per-vertex normals), optionally with the von Mises stress at each surface vertex (the
 // volume-weighted mean over the incident tets, core/deform/stress.h) for stress colouring.
 //
 // Handle drag: a soft handle (core/deform/handle.h) pulls one surface vertex of one part towards the
 // cursor's target: the zero-length spring ½ k ‖x_v − t‖², k = c m_v / h² with c = kDragStiffnessFactor,
-// is part of the step's incremental potential, so Newton solves it implicitly. Clearing the handle
+// is part of the step's incremental potential, so every solver treats it implicitly. Clearing the handle
 // lets the part spring back dynamically.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/deform/deformable.h"
+#include "core/deform/solver.h"
 #include "core/model.h"
 #include "core/spec.h"
 
@@ -33,8 +35,9 @@ class DeformableParts {
   /// below the elastic stiffness of one cell, E × 1 cm = 20 kN/m).
   static constexpr double kDragStiffnessFactor = 1e3;
 
-  /// Builds the parts of `spec` (compiled as `model`) with time step h. On an error the parts are
-  /// left empty and false is returned (message() says why).
+  /// Builds the parts of `spec` (compiled as `model`) with time step h, and precomputes JGS2's
+  /// subspaces for the parts solved by JGS2 (seconds for a few thousand tets). On an error the
+  /// parts are left empty and false is returned (message() says why).
   bool build(const MechanismSpec& spec, const Model& model, double h);
   void clear();
   bool empty() const { return parts_.empty(); }
@@ -72,8 +75,10 @@ class DeformableParts {
 
   /// Largest distance of an attached vertex from its body point after the last step (m).
   double attachmentError() const { return attachError_; }
-  /// Newton iterations of the last step (all parts).
+  /// Solver iterations of the last step (all parts).
   int iterations() const { return iterations_; }
+  /// The solver of part k ("newton", "jgs2-jacobi", ...; core/deform/solver.h names).
+  std::string solverName(int k) const;
   const std::string& message() const { return message_; }
 
  private:
@@ -82,6 +87,8 @@ class DeformableParts {
     deform::DeformableModel model;
     std::vector<int> surfaceVertices;    // mesh vertices on the boundary, in surface order
     std::vector<unsigned> surfaceIndices;  // boundary triangles (outward), into surfaceVertices
+    deform::SolveOptions opt;               // the part's solver (spec "solver", "stepControl")
+    std::unique_ptr<deform::Jgs2Data> jgs2;  // JGS2's precomputed data (JGS2 parts only)
     VecX rest, x, v;
   };
   std::vector<Part> parts_;

@@ -796,6 +796,8 @@ void MainWindow::updateSolverStatus() {
   if (frame_.dynamic && frame_.hasContact)
     solverLabel_->setText(solverLabel_->text() + tr(" · %n contact(s), RES %1", nullptr, static_cast<int>(frame_.contacts.size()))
                                                      .arg(frame_.contactResidual, 0, 'g', 2));
+  if (!frame_.deformables.empty())  // the deformable parts' own solver (docs/deform.md)
+    solverLabel_->setText(solverLabel_->text() + tr(" · deformables: %1, %2 it").arg(qs(frame_.deformSolvers)).arg(frame_.deformIterations));
   fpsLabel_->setText(tr("%1 fps").arg(fps_, 0, 'f', 0));
   const MobilityReport& m = info_.mobility;
   dofLabel_->setText(info_.model ? tr("DOF %1 (%2 left by drivers) · %3 redundant").arg(m.dof).arg(m.dofDriven).arg(m.redundant.size())
@@ -829,6 +831,19 @@ void MainWindow::fillTree() {
   }
   QTreeWidgetItem* handles = group(tr("Handles"), static_cast<int>(m.handles.size()));
   for (const Handle& h : m.handles) new QTreeWidgetItem(handles, {qs(h.name), tr("on %1").arg(bodyName(m, h.body))});
+  if (spec_ && !spec_->deformables.empty()) {
+    QTreeWidgetItem* parts = group(tr("Deformables"), static_cast<int>(spec_->deformables.size()));
+    for (const DeformableSpec& d : spec_->deformables) {
+      auto* it = new QTreeWidgetItem(parts, {qs(d.name), tr("%1 tets, %2").arg(d.tets.size()).arg(qs(d.solver.empty() ? "newton" : d.solver))});
+      it->setToolTip(1, tr("%1 tets, %2, E = %3 Pa, ν = %4, %5 kg/m³, solver %6")
+                            .arg(d.tets.size())
+                            .arg(qs(d.material))
+                            .arg(d.youngs, 0, 'g', 4)
+                            .arg(d.poisson)
+                            .arg(d.density)
+                            .arg(qs(d.solver.empty() ? "newton" : d.solver)));
+    }
+  }
 }
 
 void MainWindow::updateTitleAndStatus() {

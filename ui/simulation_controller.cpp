@@ -504,9 +504,16 @@ void SimulationController::publish(bool recorded, bool startsHistory, bool stepP
     // The parts take one step with the bodies of each recorded frame (a reset starts them at rest);
     // a state only re-shown (scrubbing, a pause notice) does not advance them.
     if (startsHistory) deform_->reset();
-    if ((recorded || stepParts) && !deform_->step(*model_, data_->q) && f.modeMessage.empty())
-      f.modeMessage = deform_->message();
+    const bool stepped = recorded || stepParts;
+    if (stepped && !deform_->step(*model_, data_->q) && f.modeMessage.empty()) f.modeMessage = deform_->message();
+    f.deformIterations = deform_->iterations();  // of the last step taken
+    std::vector<std::string> solvers;  // each solver named once
     for (int k = 0; k < deform_->count(); ++k) {
+      const std::string name = deform_->solverName(k);
+      if (std::find(solvers.begin(), solvers.end(), name) == solvers.end()) {
+        f.deformSolvers += (solvers.empty() ? "" : ", ") + name;
+        solvers.push_back(name);
+      }
       f.deformables.push_back(deform_->surface(k));
       if (stressColours_) f.deformableStress.push_back(deform_->surfaceStress(k));
     }

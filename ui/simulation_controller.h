@@ -96,6 +96,8 @@ struct Frame {
   std::vector<std::shared_ptr<const MeshData>> deformables;
   // With stress colouring on: per part, the von Mises stress at each surface vertex (Pa).
   std::vector<std::shared_ptr<const std::vector<float>>> deformableStress;
+  std::string deformSolvers;           // the parts' solvers ("newton", "jgs2-jacobi, newton", ...)
+  int deformIterations = 0;            // their iterations in the last step taken
   bool deformDragging = false;         // a soft handle pulls a deformable part's vertex …
   Vec3 deformPoint = Vec3::Zero();     // … now here (world) …
   Vec3 deformTarget = Vec3::Zero();    // … towards the cursor's target

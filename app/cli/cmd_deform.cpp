@@ -4,10 +4,11 @@
 // time t_k = k·H the rigid bodies are placed by the position analysis driven by the file's drivers
 // (as `mechsim-cli kinematics`), then every deformable part takes one implicit-Euler step of
 // length H (core/deform) with its attached vertices moved to their bodies' poses at t_k (Dirichlet
-// conditions updated each step) and its pinned vertices held. M is the solver: newton (default),
-// vbd, jacobi, jgs2-jacobi or jgs2-gs (JGS2, cubature variant, precomputed once per part); the
-// per-vertex methods use the global step control `--step-control` (solver.h Acceleration; default
-// subspace, none = the sweeps as the paper writes them).
+// conditions updated each step) and its pinned vertices held. M is the solver: newton, vbd, jacobi,
+// jgs2-jacobi or jgs2-gs (JGS2, cubature variant, precomputed once per part); the per-vertex methods
+// use the global step control `--step-control` (solver.h Acceleration; none = the sweeps as the
+// paper writes them). Without these options each part uses its file's "solver" and "stepControl"
+// (default newton, subspace); with them every part uses the options.
 //
 // Writes, atomically, one CSV row per part and time:
 //   t,part,iterations,converged,centroid_x,centroid_y,centroid_z,max_speed,attach_error
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -31,25 +33,13 @@
 
 namespace mechsim::cli {
 
-namespace {
-bool parseMethod(const std::string& s, deform::Method& m) {
-  using deform::Method;
-  for (Method c : {Method::Newton, Method::Vbd, Method::Jacobi, Method::Jgs2Jacobi, Method::Jgs2GaussSeidel})
-    if (s == deform::toString(c)) {
-      m = c;
-      return true;
-    }
-  return false;
-}
-}  // namespace
-
 int cmdDeform(const Args& argsIn) {
   const char* usage =
       "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
       "[--step-control none|line-search|subspace]";
   // --method is ours; the rest are the common run options.
   Args args;
-  std::string methodS = "newton", controlS = "subspace";
+  std::string methodS, controlS;  // empty: each part's own (the file's)
   for (std::size_t i = 0; i < argsIn.size(); ++i) {
     if (argsIn[i] == "--method") {
       if (i + 1 >= argsIn.size()) {
@@ -69,20 +59,14 @@ int cmdDeform(const Args& argsIn) {
       args.push_back(argsIn[i]);
     }
   }
-  deform::SolveOptions opt;
-  if (!parseMethod(methodS, opt.method)) {
+  const std::optional<deform::Method> methodArg = deform::methodFromString(methodS);
+  if (!methodS.empty() && !methodArg) {
     std::fprintf(stderr, "mechsim-cli: deform: unknown method '%s' (newton, vbd, jacobi, jgs2-jacobi, jgs2-gs)\n",
                  methodS.c_str());
     return 2;
   }
-  bool controlOk = false;
-  for (deform::Acceleration a :
-       {deform::Acceleration::None, deform::Acceleration::LineSearch, deform::Acceleration::Subspace})
-    if (controlS == deform::toString(a)) {
-      opt.acceleration = a;
-      controlOk = true;
-    }
-  if (!controlOk) {
+  const std::optional<deform::Acceleration> controlArg = deform::accelerationFromString(controlS);
+  if (!controlS.empty() && !controlArg) {
     std::fprintf(stderr, "mechsim-cli: deform: unknown step control '%s' (none, line-search, subspace)\n",
                  controlS.c_str());
     return 2;
@@ -122,9 +106,11 @@ int cmdDeform(const Args& argsIn) {
     std::string name;
     deform::DeformableModel m;
     std::unique_ptr<deform::Jgs2Data> jgs2;
+    deform::SolveOptions opt;
     VecX x, v;
   };
   std::vector<Part> parts;
+  std::string methods;  // the parts' methods, for the summary line
   try {
     for (const DeformableSpec& ds : spec.deformables) {
       Part p;
@@ -132,7 +118,13 @@ int cmdDeform(const Args& argsIn) {
       p.m = deform::makeDeformableFromSpec(ds, spec, dt);
       p.x = deform::restPositions(p.m);
       p.v = VecX::Zero(p.x.size());
-      if (opt.method == deform::Method::Jgs2Jacobi || opt.method == deform::Method::Jgs2GaussSeidel)
+      // The part's solver: the command line's, else the file's, else newton / subspace.
+      p.opt.method = methodArg ? *methodArg : deform::methodFromString(ds.solver).value_or(deform::Method::Newton);
+      p.opt.acceleration =
+          controlArg ? *controlArg : deform::accelerationFromString(ds.stepControl).value_or(deform::Acceleration::Subspace);
+      if (!methods.empty()) methods += ", ";
+      methods += deform::toString(p.opt.method);
+      if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
         p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.m));
       parts.push_back(std::move(p));
     }
@@ -161,7 +153,7 @@ int cmdDeform(const Args& argsIn) {
       deform::SolveStats st;
       if (k > 0) {
         try {
-          st = deform::stepImplicitEuler(p.m, p.jgs2.get(), opt, p.x, p.v, poses);
+          st = deform::stepImplicitEuler(p.m, p.jgs2.get(), p.opt, p.x, p.v, poses);
         } catch (const std::exception& e) {
           failure = std::string("part \"") + p.name + "\": " + e.what();
           break;
@@ -198,7 +190,7 @@ int cmdDeform(const Args& argsIn) {
   }
   std::printf("deform: %zu part(s), %ld steps, method %s, wall %.3f s, %.2f iterations per step, max attachment "
               "error %.3g m\n",
-              parts.size(), static_cast<long>(steps), deform::toString(opt.method), wall,
+              parts.size(), static_cast<long>(steps), methods.c_str(), wall,
               solves ? double(totalIterations) / solves : 0.0, maxAttach);
   if (!failure.empty()) {
     std::fprintf(stderr, "mechsim-cli: deform: %s; wrote the rows before it to %s\n", failure.c_str(), run.out.c_str());

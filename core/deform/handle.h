@@ -12,9 +12,9 @@
 // really gets. Removing the handle leaves the part to spring back dynamically.
 //
 // Handles live in DeformableModel::handles (they may change between steps); incrementalEnergy,
-// assembleGradient and the assembled Hessians include them. Handles on prescribed vertices have no
-// effect. Only the Newton solver honours handles (the per-vertex sweeps' local blocks do not
-// include them; minimise() rejects handles with another method).
+// assembleGradient and the assembled Hessians include them, and so do the per-vertex sweeps' local
+// blocks and step control (sweep.h addVertexHandles, hessianForm): every solver honours them.
+// Handles on prescribed vertices have no effect.
 #include <vector>
 
 #include "core/types.h"

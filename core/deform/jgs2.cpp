@@ -181,6 +181,7 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
     double g[3], H[9];
     hd::vertexBlock(i, m.mass[i] * invH2, xc.data(), z.data(), m.incidence.tet.data(), m.incidence.local.data(),
                     m.incidence.offset[i], m.incidence.offset[i + 1], c.g.data(), c.H.data(), g, H);
+    detail::addVertexHandles(m, i, xc.data(), g, H);
     double A[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, b[3] = {0, 0, 0};
     if (exactSum) {
       const MatX& U = jgs2->dense[i];

@@ -36,6 +36,18 @@ const char* toString(Acceleration a) {
   return "?";
 }
 
+std::optional<Method> methodFromString(const std::string& s) {
+  for (Method m : {Method::Newton, Method::Jacobi, Method::Vbd, Method::Jgs2Jacobi, Method::Jgs2GaussSeidel})
+    if (s == toString(m)) return m;
+  return std::nullopt;
+}
+
+std::optional<Acceleration> accelerationFromString(const std::string& s) {
+  for (Acceleration a : {Acceleration::None, Acceleration::LineSearch, Acceleration::Subspace})
+    if (s == toString(a)) return a;
+  return std::nullopt;
+}
+
 const char* toString(Jgs2RhsForm f) {
   switch (f) {
     case Jgs2RhsForm::Residual: return "residual";
@@ -57,8 +69,6 @@ SolveStats minimise(const DeformableModel& m, const Jgs2Data* jgs2, const SolveO
   if (x.size() != 3 * m.vertexCount() || z.size() != x.size()) throw std::invalid_argument("minimise: size mismatch");
   if (!x.allFinite() || !z.allFinite()) throw std::invalid_argument("minimise: non-finite input");
   validateHandles(m.handles, m.vertexCount());
-  if (!m.handles.empty() && opt.method != Method::Newton)
-    throw std::invalid_argument(std::string("minimise: handles need the newton method, not ") + toString(opt.method));
   switch (opt.method) {
     case Method::Newton: return solveNewton(m, opt, z, x);
     case Method::Jacobi:

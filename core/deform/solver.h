@@ -21,6 +21,7 @@
 //                                   modes, solved with λ_t or the current Hessian (Jgs2Coarse).
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,10 @@ enum class Acceleration { None, LineSearch, Subspace };
 const char* toString(Method m);
 const char* toString(Jgs2Variant v);
 const char* toString(Acceleration a);
+/// The inverses of toString (the names the file format and the command line use); nullopt for an
+/// unknown name.
+std::optional<Method> methodFromString(const std::string& s);
+std::optional<Acceleration> accelerationFromString(const std::string& s);
 
 /// Right-hand side g̃_i of the Cubature variant.
 ///   Residual — Σ_{e∈𝒮_i} w_e Σ_{a∈e} U_{i,a}ᵀ g_a/val_a: samples of the assembled residual (Eq. 17

@@ -7,10 +7,23 @@
 #include <cmath>
 #include <vector>
 
+#include "core/deform/handle.h"
 #include "core/deform/hd/vertex.h"
 #include "core/deform/solver.h"
 
 namespace mechsim::deform::detail {
+
+/// The soft handles on vertex i (handle.h) added to its local gradient g (if not null) and 3×3
+/// block H (if not null): g += k (x_i − t), H += k I. Handles are few (one per grabbed vertex).
+inline void addVertexHandles(const DeformableModel& m, int i, const double* x, double* g, double* H) {
+  for (const VertexHandle& hd : m.handles) {
+    if (hd.vertex != i) continue;
+    if (g)
+      for (int r = 0; r < 3; ++r) g[r] += hd.stiffness * (x[3 * i + r] - hd.target[r]);
+    if (H)
+      for (int r = 0; r < 3; ++r) H[4 * r] += hd.stiffness;
+  }
+}
 
 /// Residual g_a (3 nv) of every vertex from the element cache (hd::vertexBlock without H).
 inline void vertexResiduals(const DeformableModel& m, const VecX& z, const VecX& x, const ElementCache& c,
@@ -21,6 +34,7 @@ inline void vertexResiduals(const DeformableModel& m, const VecX& z, const VecX&
     hd::vertexBlock(v, m.mass[v] * invH2, x.data(), z.data(), m.incidence.tet.data(), m.incidence.local.data(),
                     m.incidence.offset[v], m.incidence.offset[v + 1], c.g.data(), nullptr, &G[3 * std::size_t(v)],
                     nullptr);
+    if (!m.handles.empty()) addVertexHandles(m, v, x.data(), &G[3 * std::size_t(v)], nullptr);
     if (m.prescribed[v]) G[3 * v] = G[3 * v + 1] = G[3 * v + 2] = 0;
   };
   if (only)
@@ -56,12 +70,13 @@ inline ColourPlan makeColourPlan(const DeformableModel& m) {
   return p;
 }
 
-/// dᵀ H e for H = M/h² + Σ_e H_e (the cached, projected element Hessians); d and e are zero at
-/// prescribed vertices.
+/// dᵀ H e for H = M/h² + Σ_e H_e (the cached, projected element Hessians) + the handles' k I; d and
+/// e are zero at prescribed vertices.
 inline double hessianForm(const DeformableModel& m, const ElementCache& c, const VecX& d, const VecX& e) {
   const double invH2 = 1.0 / (m.h * m.h);
   double s = 0;
   for (int v = 0; v < m.vertexCount(); ++v) s += invH2 * m.mass[v] * d.segment<3>(3 * v).dot(e.segment<3>(3 * v));
+  for (const VertexHandle& hd : m.handles) s += hd.stiffness * d.segment<3>(3 * hd.vertex).dot(e.segment<3>(3 * hd.vertex));
   for (int t = 0; t < m.tetCount(); ++t) {
     const auto& tet = m.mesh.tets[t];
     double de[12], ee[12];

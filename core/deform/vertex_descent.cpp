@@ -16,6 +16,7 @@ SolveStats solveVertexDescent(const DeformableModel& m, const SolveOptions& opt,
     double g[3], H[9];
     hd::vertexBlock(i, m.mass[i] * invH2, xc.data(), z.data(), m.incidence.tet.data(), m.incidence.local.data(),
                     m.incidence.offset[i], m.incidence.offset[i + 1], c.g.data(), c.H.data(), g, H);
+    detail::addVertexHandles(m, i, xc.data(), g, H);
     double y[3];
     if (!hd::solve3(H, g, y)) return false;
     for (int r = 0; r < 3; ++r) d[r] = -y[r];

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/deform/solver.h"
 #include "core/deform/tet_mesh.h"
 #include "core/io/mesh.h"
 #include "core/io/json_section.h"
@@ -29,6 +30,7 @@ namespace {
 
 using json::Kind;
 using json::Value;
+using Json = nlohmann::ordered_json;
 
 class DeformReader : JsonSection {
  public:
@@ -60,6 +62,7 @@ class DeformReader : JsonSection {
     expectKind(f, path + ".file", Kind::String, "a file name");
     d.file = f.string;
     if (const Value* s = opt(v, path, "scale")) scale = positive(*s, path + ".scale", "scale");
+    d.fileScale = scale;
     std::filesystem::path p(d.file);
     if (p.is_relative()) p = std::filesystem::path(baseDir_.empty() ? "." : baseDir_) / p;
     d.resolvedFile = p.lexically_normal().string();
@@ -79,12 +82,17 @@ class DeformReader : JsonSection {
       const auto c = cells(req(v, path, "cells", "cell counts [nx, ny, nz]"), path + ".cells", 3);
       if (long(c[0]) * c[1] * c[2] > 2'000'000) fail(*v.find("cells"), path + ".cells", "too many cells (at most 2e6)");
       m = deform::makeBoxMesh(size, c[0], c[1], c[2]);
+      d.boxSize = size;
+      d.cells = c;
     } else if (d.meshType == "cylinder") {
       checkKeys(v, path, {"type", "radius", "length", "cells"}, "a cylinder mesh");
       const double r = positive(req(v, path, "radius", "radius"), path + ".radius", "radius") * L_;
       const double l = positive(req(v, path, "length", "length along +z"), path + ".length", "length") * L_;
       const auto c = cells(req(v, path, "cells", "cell counts [across, along]"), path + ".cells", 2);
       m = deform::makeCylinderMesh(r, l, c[0], c[1]);
+      d.radius = r;
+      d.length = l;
+      d.cells = c;
     } else if (d.meshType == "tetgen" || d.meshType == "gmsh") {
       checkKeys(v, path, {"type", "file", "scale"}, std::string("a ") + d.meshType + " mesh");
       double scale = 1;
@@ -105,6 +113,7 @@ class DeformReader : JsonSection {
       double scale = 1, size = 0;
       const Value& f = meshFile(v, path, "the closed surface mesh file, relative to this file", d, scale);
       if (const Value* s = opt(v, path, "size")) size = positive(*s, path + ".size", "size") * L_;
+      d.surfaceSize = size;
       try {
         const auto surf = loadMeshFile(d.resolvedFile);
         std::vector<Vec3> pts;
@@ -133,7 +142,8 @@ class DeformReader : JsonSection {
   }
 
   /// A vertex selection: an array of indices or {"min": [..], "max": [..]} (world box, inclusive).
-  std::vector<int> selection(const Value& v, const std::string& path, const DeformableSpec& d) {
+  std::vector<int> selection(const Value& v, const std::string& path, const DeformableSpec& d,
+                             std::optional<VertexBox>& box) {
     std::vector<int> out;
     if (v.kind == Kind::Array) {
       for (std::size_t k = 0; k < v.items.size(); ++k)
@@ -144,6 +154,7 @@ class DeformReader : JsonSection {
     checkKeys(v, path, {"min", "max"}, "a vertex box");
     const Vec3 lo = point(req(v, path, "min", "lower corner"), path + ".min", L_);
     const Vec3 hi = point(req(v, path, "max", "upper corner"), path + ".max", L_);
+    box = VertexBox{lo, hi};
     const double eps = 1e-9 * (1 + hi.cwiseAbs().maxCoeff() + lo.cwiseAbs().maxCoeff());
     for (int k = 0; k < static_cast<int>(d.vertices.size()); ++k) {
       const Vec3& p = d.vertices[k];
@@ -156,7 +167,8 @@ class DeformReader : JsonSection {
   void part(const Value& v, const std::string& path) {
     expectKind(v, path, Kind::Object, "a deformable part object");
     record(path, v);
-    checkKeys(v, path, {"name", "mesh", "position", "material", "pinned", "attachments"}, "a deformable part");
+    checkKeys(v, path, {"name", "mesh", "position", "material", "pinned", "attachments", "solver", "stepControl"},
+              "a deformable part");
     DeformableSpec d;
     const Value& n = req(v, path, "name", "a unique name");
     d.name = string(n, path + ".name");
@@ -164,8 +176,8 @@ class DeformReader : JsonSection {
       if (o.name == d.name) fail(n, path + ".name", "duplicate deformable part name \"" + d.name + "\"");
     mesh(req(v, path, "mesh", "the tetrahedral mesh"), path + ".mesh", d);
     if (const Value* p = opt(v, path, "position")) {
-      const Vec3 t = point(*p, path + ".position", L_);
-      for (Vec3& q : d.vertices) q += t;
+      d.position = point(*p, path + ".position", L_);
+      for (Vec3& q : d.vertices) q += d.position;
     }
     if (const Value* m = opt(v, path, "material")) {
       const std::string mp = path + ".material";
@@ -184,7 +196,7 @@ class DeformReader : JsonSection {
         if (!(d.poisson > -1 && d.poisson < 0.5)) fail(*x, mp + ".poisson", "Poisson ratio must lie in (-1, 0.5)");
       }
     }
-    if (const Value* p = opt(v, path, "pinned")) d.pinned = selection(*p, path + ".pinned", d);
+    if (const Value* p = opt(v, path, "pinned")) d.pinned = selection(*p, path + ".pinned", d, d.pinnedBox);
     if (const Value* a = opt(v, path, "attachments")) {
       items(*a, path + ".attachments", "an array of attachments", [&](const Value& at, const std::string& ap) {
         expectKind(at, ap, Kind::Object, "an attachment {\"body\": ..., \"vertices\": ...}");
@@ -194,15 +206,72 @@ class DeformReader : JsonSection {
         expectKind(b, ap + ".body", Kind::String, "a body name");
         bodyRef(b.string, b, ap + ".body");
         s.body = b.string;
-        s.vertices = selection(req(at, ap, "vertices", "indices or a {min, max} box"), ap + ".vertices", d);
+        s.vertices = selection(req(at, ap, "vertices", "indices or a {min, max} box"), ap + ".vertices", d, s.box);
         d.attachments.push_back(std::move(s));
       });
+    }
+    if (const Value* x = opt(v, path, "solver")) {
+      expectKind(*x, path + ".solver", Kind::String, "a solver name");
+      if (!deform::methodFromString(x->string))
+        fail(*x, path + ".solver",
+             "unknown solver \"" + x->string + "\" (expected \"newton\", \"vbd\", \"jacobi\", \"jgs2-jacobi\" or \"jgs2-gs\")");
+      d.solver = x->string;
+    }
+    if (const Value* x = opt(v, path, "stepControl")) {
+      expectKind(*x, path + ".stepControl", Kind::String, "a step control name");
+      if (!deform::accelerationFromString(x->string))
+        fail(*x, path + ".stepControl",
+             "unknown step control \"" + x->string + "\" (expected \"none\", \"line-search\" or \"subspace\")");
+      d.stepControl = x->string;
     }
     spec_.deformables.push_back(std::move(d));
   }
 };
 
+Json vec(const Vec3& v, double L) { return Json::array({v.x() / L, v.y() / L, v.z() / L}); }
+
+Json selectionJson(const std::vector<int>& vertices, const std::optional<VertexBox>& box, double L) {
+  if (box) return Json{{"min", vec((*box)[0], L)}, {"max", vec((*box)[1], L)}};
+  return Json(vertices);
+}
+
 }  // namespace
+
+Json deformablesSectionJson(const MechanismSpec& spec) {
+  const double L = spec.units.lengthScale();
+  Json out = Json::array();
+  for (const DeformableSpec& d : spec.deformables) {
+    Json j;
+    j["name"] = d.name;
+    Json mesh;
+    mesh["type"] = d.meshType;
+    if (d.meshType == "box") {
+      mesh["size"] = vec(d.boxSize, L);
+      mesh["cells"] = d.cells;
+    } else if (d.meshType == "cylinder") {
+      mesh["radius"] = d.radius / L;
+      mesh["length"] = d.length / L;
+      mesh["cells"] = d.cells;
+    } else {
+      mesh["file"] = d.file;
+      if (d.fileScale != 1) mesh["scale"] = d.fileScale;
+      if (d.meshType == "surface" && d.surfaceSize > 0) mesh["size"] = d.surfaceSize / L;
+    }
+    j["mesh"] = mesh;
+    if (d.position != Vec3::Zero()) j["position"] = vec(d.position, L);
+    j["material"] = Json{{"model", d.material}, {"youngs", d.youngs}, {"poisson", d.poisson}, {"density", d.density}};
+    if (!d.pinned.empty()) j["pinned"] = selectionJson(d.pinned, d.pinnedBox, L);
+    if (!d.attachments.empty()) {
+      j["attachments"] = Json::array();
+      for (const DeformableAttachmentSpec& a : d.attachments)
+        j["attachments"].push_back(Json{{"body", a.body}, {"vertices", selectionJson(a.vertices, a.box, L)}});
+    }
+    if (!d.solver.empty()) j["solver"] = d.solver;
+    if (!d.stepControl.empty()) j["stepControl"] = d.stepControl;
+    out.push_back(j);
+  }
+  return out;
+}
 
 void readDeformablesSection(const json::Value& v, MechanismSpec& spec, const std::string& file, double lengthScale,
                             const std::string& baseDir) {

@@ -9,6 +9,7 @@
 #include "core/io/write.h"
 #include "core/io/load_dynamics.h"
 #include "core/io/load_contact.h"
+#include "core/io/load_deformable.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -233,6 +234,7 @@ std::string writeMechanism(const MechanismSpec& spec) {
   // The dynamics section (load_dynamics.cpp), when the spec has one.
   if (spec.dynamics.present || !dynamicsSectionJson(spec).empty()) doc["dynamics"] = dynamicsSectionJson(spec);
   if (spec.contact.present) doc["contact"] = contactSectionJson(spec);
+  if (!spec.deformables.empty()) doc["deformables"] = deformablesSectionJson(spec);
   std::string out;
   emit(doc, out, 0, 0);
   out += '\n';
@@ -256,6 +258,11 @@ void writeMechanismFile(const MechanismSpec& spec, const std::string& path) {
     rebase(b.shapes);
     rebase(b.visuals);
   }
+  for (DeformableSpec& d : copy.deformables)
+    if (!d.resolvedFile.empty() && fs::path(d.file).is_relative()) {
+      const fs::path rel = fs::absolute(fs::path(d.resolvedFile), ec).lexically_normal().lexically_relative(dir);
+      if (!rel.empty()) d.file = rel.generic_string();
+    }
   writeFileAtomically(path, writeMechanism(copy));
 }
 

@@ -12,6 +12,7 @@
 #include "core/deform/from_spec.h"
 #include "core/deform/solver.h"
 #include "core/io/load.h"
+#include "core/io/write.h"
 #include "core/io/tetmesh_io.h"
 
 using namespace mechsim;
@@ -139,6 +140,20 @@ class TestTetMesh : public QObject {
       for (double V : m.volume) vol += V;
       QVERIFY2(std::abs(vol - c.volume) < 1e-12, qPrintable(QString::number(vol)));
       for (int v = 0; v < m.vertexCount(); ++v) QCOMPARE(bool(m.prescribed[v]), m.mesh.vertices[v].x() < 1e-12);
+      // Saved into another folder (as the GUI's Save As does) and read back: the same part, the
+      // mesh file still found, the pinned box still a box, in the file's units (mm).
+      QDir(dir.path()).mkpath("sub");
+      const std::string copy = dir.filePath("sub/copy.json").toStdString();
+      io::writeMechanismFile(spec, copy);
+      const MechanismSpec back = readMechanismFile(copy);
+      const DeformableSpec& e = back.deformables.at(0);
+      QVERIFY(e.meshType == d.meshType);
+      QVERIFY(e.tets == d.tets);
+      QCOMPARE(e.vertices.size(), d.vertices.size());
+      for (std::size_t k = 0; k < d.vertices.size(); ++k) QVERIFY((e.vertices[k] - d.vertices[k]).norm() < 1e-12);
+      QVERIFY(e.pinned == d.pinned);
+      QVERIFY(e.pinnedBox.has_value());
+      if (d.meshType != "box") QVERIFY2(e.file == "../" + d.file, e.file.c_str());
     }
     // A cylinder about z: every vertex within the radius (mm → m).
     write(dir.filePath("mech.json"), mechanismWith(R"({"type": "cylinder", "radius": 50, "length": 200, "cells": [4, 4]})"));

@@ -131,6 +131,31 @@ struct Cmp {
       str(p + ".body", a.handles[i].body, b.handles[i].body);
       vec(p + ".point", a.handles[i].point, b.handles[i].point);
     }
+    flag("deformables.size", a.deformables.size() == b.deformables.size(), true);
+    for (std::size_t i = 0; diff.empty() && i < a.deformables.size(); ++i) {
+      const DeformableSpec &x = a.deformables[i], &y = b.deformables[i];
+      const std::string p = "deformables[" + std::to_string(i) + "]";
+      str(p + ".name", x.name, y.name);
+      str(p + ".meshType", x.meshType, y.meshType);
+      str(p + ".resolvedFile", x.resolvedFile, y.resolvedFile);
+      flag(p + ".vertices.size", x.vertices.size() == y.vertices.size(), true);
+      for (std::size_t k = 0; diff.empty() && k < x.vertices.size(); ++k) vec(p + ".vertices", x.vertices[k], y.vertices[k]);
+      flag(p + ".tets", x.tets == y.tets, true);
+      str(p + ".material", x.material, y.material);
+      num(p + ".youngs", x.youngs, y.youngs);
+      num(p + ".poisson", x.poisson, y.poisson);
+      num(p + ".density", x.density, y.density);
+      flag(p + ".pinned", x.pinned == y.pinned, true);
+      flag(p + ".pinnedBox", x.pinnedBox.has_value(), y.pinnedBox.has_value());
+      flag(p + ".attachments.size", x.attachments.size() == y.attachments.size(), true);
+      for (std::size_t k = 0; diff.empty() && k < x.attachments.size(); ++k) {
+        str(p + ".attachments.body", x.attachments[k].body, y.attachments[k].body);
+        flag(p + ".attachments.vertices", x.attachments[k].vertices == y.attachments[k].vertices, true);
+        flag(p + ".attachments.box", x.attachments[k].box.has_value(), y.attachments[k].box.has_value());
+      }
+      str(p + ".solver", x.solver, y.solver);
+      str(p + ".stepControl", x.stepControl, y.stepControl);
+    }
   }
 };
 
