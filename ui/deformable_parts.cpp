@@ -23,10 +23,12 @@ void DeformableParts::clear() {
 bool DeformableParts::build(const MechanismSpec& spec, const Model& model, double h) {
   clear();
   message_.clear();
+  std::string current;  // the part being built, for the message
   try {
     // Attachments index spec.bodies; the step is handed those bodies' poses in that order.
     for (const BodySpec& b : spec.bodies) bodyOf_.push_back(model.findBody(b.name));
     for (const DeformableSpec& ds : spec.deformables) {
+      current = ds.name;
       Part p;
       p.name = ds.name;
       p.model = deform::makeDeformableFromSpec(ds, spec, h);
@@ -55,7 +57,7 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       parts_.push_back(std::move(p));
     }
   } catch (const std::exception& e) {
-    message_ = std::string("deformable parts: ") + e.what();
+    message_ = "deformable part \"" + current + "\": " + e.what() + " (no deformable part is simulated)";
     clear();
     return false;
   }

@@ -439,6 +439,12 @@ bool MainWindow::openFile(const QString& path) {
   showFrame(initialFrame(model_), /*fit=*/true);
   simulation_->setSpeed(timeline_->speed());
   simulation_->setModel(model_, spec_);
+  // JGS2 parts are precomputed on the worker before the first frame (seconds to a minute).
+  int jgs2Tets = 0;
+  for (const DeformableSpec& d : spec_->deformables)
+    if (d.solver.rfind("jgs2", 0) == 0) jgs2Tets += static_cast<int>(d.tets.size());
+  if (jgs2Tets > 0)
+    statusBar()->showMessage(tr("Preparing the deformable parts: JGS2 precomputation on %1 tets …").arg(jgs2Tets));
   emit modelLoaded(currentFile_);
   return true;
 }
@@ -586,6 +592,11 @@ void MainWindow::onModelInfo(const ModelInfo& info) {
   info_ = info;
   dofPanel_->setDofs(info.dofs);
   updateSolverStatus();
+  // What the worker could not set up (deformable parts, the working model) is said; the rest runs.
+  if (!info.message.empty())
+    statusBar()->showMessage(qs(info.message), 20000);
+  else if (statusBar()->currentMessage().startsWith(tr("Preparing the deformable parts")))
+    statusBar()->clearMessage();
   emit modelInfoShown();
 }
 

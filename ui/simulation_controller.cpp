@@ -103,7 +103,8 @@ void SimulationController::setModel(std::shared_ptr<const mechsim::Model> model,
   info.hasSpec = spec_ && free_;
   // Deformable parts: one implicit-Euler step of a display tick per frame.
   deform_->clear();
-  if (spec_ && !spec_->deformables.empty() && !deform_->build(*spec_, file, kTick)) info.message = deform_->message();
+  if (spec_ && !spec_->deformables.empty() && !deform_->build(*spec_, file, kTick))
+    info.message += (info.message.empty() ? "" : "; ") + deform_->message();
   data_ = std::make_unique<Data>(makeData(*work_));
   data_->q = assembled.q;
   if (free_) freeData_ = std::make_unique<Data>(makeData(*free_));

@@ -117,7 +117,7 @@ struct ModelInfo {
   std::vector<DofInfo> dofs;
   MobilityReport mobility;             // of the file model at its assembled configuration
   bool hasSpec = false;                // coordinates sliders and handle drags of every DOF available
-  std::string message;                 // why the DOF analysis fell short, when it did
+  std::string message;                 // why the DOF analysis or the deformable parts fell short, when they did
 };
 
 /// World poses of all bodies at coordinates q (fixed bodies: pose0), via core's bodyPose.

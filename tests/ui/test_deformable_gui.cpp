@@ -20,6 +20,9 @@
 #include <map>
 
 #include <QLabel>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QStatusBar>
 #include <QTreeWidget>
 
 #include "core/io/load.h"
@@ -196,6 +199,66 @@ class TestDeformableGui : public QObject {
     QCOMPARE(rows[0]->parent()->text(0), QStringLiteral("Deformables (1)"));
     QVERIFY(QDir().mkpath(MECHSIM_SCREENSHOT_DIR));
     QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_link.png"), "PNG"));
+  }
+
+  void jgs2PartInTheWindowAndAFailingPartReported() {
+    // A copy of the strap with "solver": "jgs2-jacobi": while the worker precomputes, the status bar
+    // says so; then the status bar and the model tree name the solver and the strap moves when
+    // played. A part whose precomputation fails (every vertex pinned: JGS2 has nothing to solve) is
+    // reported in the status bar, and the mechanism still runs.
+    QTemporaryDir dir;
+    QFile in(mechanism("deform-flexible-link.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(in.readAll());
+    QVERIFY(text.contains(QStringLiteral("\"solver\": \"newton\"")));
+    text.replace(QStringLiteral("\"solver\": \"newton\""), QStringLiteral("\"solver\": \"jgs2-jacobi\""));
+    auto save = [&](const QString& name, const QString& body) {
+      QFile out(dir.filePath(name));
+      if (!out.open(QIODevice::WriteOnly)) return QString();
+      out.write(body.toUtf8());
+      return dir.filePath(name);
+    };
+    const QString jgs2File = save("strap-jgs2.json", text);
+    MainWindow w;
+    w.setErrorHandler([](const QString& m) { QFAIL(qPrintable(m)); });
+    w.resize(1100, 760);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(jgs2File));
+    QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("JGS2 precomputation on 1920 tets")),
+             qPrintable(w.statusBar()->currentMessage()));
+    QTRY_VERIFY_WITH_TIMEOUT(w.modelInfo().model == w.model() && w.currentFrame().serial > 0, 60000);
+    waitIdle(w);
+    QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("Preparing")));
+    QCOMPARE(QString::fromStdString(w.currentFrame().deformSolvers), QStringLiteral("jgs2-jacobi"));
+    const auto rows = w.findChild<QTreeWidget*>()->findItems(QStringLiteral("strap"), Qt::MatchExactly | Qt::MatchRecursive);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows[0]->text(1), QStringLiteral("1920 tets, jgs2-jacobi"));
+    const Vec3 before = w.currentFrame().deformables.at(0)->vertices[0].cast<double>();
+    QAction* play = findAction(&w, "Play");
+    play->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > 0.1, 30000);
+    play->trigger();
+    waitIdle(w);
+    double moved = 0;
+    for (const auto& v : w.currentFrame().deformables.at(0)->vertices) {
+      QVERIFY(v.allFinite());
+      moved = std::max(moved, (v.cast<double>() - before).norm());
+    }
+    QVERIFY2(moved > 1e-3, qPrintable(QString::number(moved)));
+    QVERIFY(w.currentFrame().deformIterations > 0);
+
+    text.replace(QStringLiteral("\"attachments\": ["),
+                 QStringLiteral("\"pinned\": {\"min\": [-1, -1, -1], \"max\": [1, 1, 1]},\n     \"attachments\": ["));
+    const QString pinnedFile = save("strap-pinned.json", text);
+    QVERIFY(openAndWait(w, pinnedFile));
+    QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(QStringLiteral("deformable part \"strap\": JGS2: no free vertex")),
+                             10000);
+    QVERIFY(w.currentFrame().deformables.empty());
+    play->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > 0.05, 30000);  // the crank still runs
+    play->trigger();
+    waitIdle(w);
   }
 
   void stressColouringFromTheMenu() {
