@@ -3,7 +3,8 @@
 // Prints the counts (bodies, joints, coordinates, equations), the Grübler–Kutzbach estimate, the
 // true mobility from the rank of the constraint Jacobian (paper 003: rank from the pivots of the
 // rectangular LU), the redundant equations by name, the constraint residual at the file's
-// configuration and whether that configuration is singular.
+// configuration and whether that configuration is singular; then the deformable parts (tets,
+// vertices, material, solver), whose meshes the load has already read and validated.
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -28,8 +29,16 @@ int cmdCheck(const Args& args) {
   }
   const bool json = hasFlag(args, "--json");
 
+  MechanismSpec spec;
   Model model;
-  if (!loadModelOrReport(pos[0], model)) return 1;
+  try {
+    spec = io::readMechanismFile(pos[0]);
+    model = io::compileSpec(spec);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  auto solverOf = [](const DeformableSpec& d) { return d.solver.empty() ? std::string("newton") : d.solver; };
 
   // Mobility at the file's configuration, t = 0.
   Data data = makeData(model);
@@ -54,6 +63,13 @@ int cmdCheck(const Args& args) {
     j["redundant"] = r.redundant;
     j["residual"] = r.residual;
     j["singular"] = r.singular;
+    j["deformables"] = nlohmann::json::array();
+    for (const DeformableSpec& d : spec.deformables)
+      j["deformables"].push_back({{"name", d.name},
+                                  {"tets", d.tets.size()},
+                                  {"vertices", d.vertices.size()},
+                                  {"material", d.material},
+                                  {"solver", solverOf(d)}});
     std::cout << j.dump(2) << "\n";
     return 0;
   }
@@ -73,6 +89,12 @@ int cmdCheck(const Args& args) {
   std::printf("\n");
   std::printf("  residual      %.3g\n", r.residual);
   std::printf("  singular      %s\n", r.singular ? "yes" : "no");
+  if (!spec.deformables.empty()) {
+    std::printf("  deformables   %d\n", static_cast<int>(spec.deformables.size()));
+    for (const DeformableSpec& d : spec.deformables)
+      std::printf("    %s: %zu tets, %zu vertices, %s, solver %s\n", d.name.c_str(), d.tets.size(), d.vertices.size(),
+                  d.material.c_str(), solverOf(d).c_str());
+  }
   return 0;
 }
 

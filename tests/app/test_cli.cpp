@@ -158,6 +158,14 @@ class TestCli : public QObject {
       QStringList args;
       const char* method;
     };
+    // check names the part, its size and its solver.
+    const Run chk = runCli({"check", jgs2File, "--json"});
+    QVERIFY2(chk.exitCode == 0, chk.err.constData());
+    const QJsonArray parts = QJsonDocument::fromJson(chk.out).object().value("deformables").toArray();
+    QCOMPARE(parts.size(), 1);
+    QCOMPARE(parts[0].toObject().value("name").toString(), QStringLiteral("strap"));
+    QCOMPARE(parts[0].toObject().value("tets").toInt(), 1920);
+    QCOMPARE(parts[0].toObject().value("solver").toString(), QStringLiteral("jgs2-jacobi"));
     for (const Case& c : {Case{{"deform", example("deform-flexible-link.json")}, "method newton,"},
                           Case{{"deform", jgs2File}, "method jgs2-jacobi,"},
                           Case{{"deform", jgs2File, "--method", "newton"}, "method newton,"}}) {
