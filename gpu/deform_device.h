@@ -34,6 +34,16 @@ void* create(const DeviceInputs& in, const char** error);
 void destroy(void* handle);
 /// Sets positions x and inertia target z (3 nv each).
 bool setState(void* handle, const double* x, const double* z);
+/// One iteration of a solve with global step control (core/deform/step_control.h), in three calls:
+/// sweepStep computes the sweep's step d at the device's x without applying it; modelSums returns
+/// the sums of the quadratic model with the previous step p, {gᵀd, dᵀHd, gᵀp, dᵀHp, pᵀHp, pᵀp}
+/// (H = M/h² + Σ_e H_e with the element Hessians of the sweep); applyStep sets s = αd + βp,
+/// x += s, p = s and returns max ‖s_i‖ in `stepMax`. setState clears p. false on a CUDA error.
+bool sweepStep(void* handle);
+bool modelSums(void* handle, double sums[6]);
+bool applyStep(void* handle, double alpha, double beta, double* stepMax);
+/// Copies x (3 nv) to the host.
+bool getPositions(void* handle, double* x);
 /// Runs `sweeps` Jacobi sweeps on the device; afterwards copies x (3 nv) and the last sweep's δx
 /// (3 nv) to the host when non-null. Returns the device time in milliseconds (CUDA events), or a
 /// negative value on failure; `lastStepMax` gets the last sweep's max vertex ‖δx‖.

@@ -2,11 +2,13 @@
 // the plain arrays of deform_device.h, sets the state of one implicit-Euler step and runs sweeps.
 #include "gpu/deform_gpu.h"
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
 #include "gpu/deform_device.h"
 #include "gpu/device_info.h"
+#include "core/deform/step_control.h"
 
 namespace mechsim::gpu {
 
@@ -80,6 +82,63 @@ void create(Handle& handle, const Packed& p) {
 }
 
 }  // namespace
+
+std::string unsupportedReason(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt) {
+  if (opt.method != Method::Jacobi && opt.method != Method::Jgs2Jacobi)
+    return std::string("the device runs the Jacobi sweeps only (jacobi, jgs2-jacobi), not ") + toString(opt.method);
+  if (opt.method == Method::Jgs2Jacobi) {
+    if (opt.variant != Jgs2Variant::Cubature) return std::string("JGS2 variant ") + toString(opt.variant);
+    if (!jgs2 || jgs2->rhsForm != Jgs2RhsForm::Modal) return "JGS2 without the modal right-hand side";
+    if (opt.coarse != Jgs2Coarse::Rest) return "the Galerkin coarse part";
+    if (opt.schurHessian || opt.rhsScale != 1.0) return "a modified JGS2 local system";
+  }
+  if (!m.handles.empty()) return "soft handles (a vertex is being dragged)";
+  if (opt.monitor) return "a per-iteration monitor";
+  return {};
+}
+
+DeviceSolver::DeviceSolver(const DeformableModel& m, const Jgs2Data* jgs2, Method method)
+    : method_(method), vertices_(m.vertexCount()) {
+  const Packed p = pack(m, jgs2, method);
+  Handle h;
+  create(h, p);
+  handle_ = h.h;
+  h.h = nullptr;
+}
+
+DeviceSolver::~DeviceSolver() { detail::destroy(handle_); }
+
+SolveStats DeviceSolver::minimise(const DeformableModel& m, const SolveOptions& opt, const VecX& z, VecX& x) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  if (m.vertexCount() != vertices_ || opt.method != method_)
+    throw std::invalid_argument("GPU backend: minimise() for another model or method than the uploaded one");
+  if (x.size() != 3 * m.vertexCount() || z.size() != x.size()) throw std::invalid_argument("minimise: size mismatch");
+  if (!x.allFinite() || !z.allFinite()) throw std::invalid_argument("minimise: non-finite input");
+  if (!m.handles.empty()) throw std::invalid_argument("GPU backend: soft handles are not run on the device");
+  if (opt.monitor) throw std::invalid_argument("GPU backend: no per-iteration monitor on the device");
+  if (!detail::setState(handle_, x.data(), z.data())) throw std::runtime_error("GPU backend: upload failed");
+  SolveStats st;
+  const VecX none;  // recordIteration's x, read only by a monitor (refused above)
+  for (int it = 0; it < opt.maxIterations; ++it) {
+    if (!detail::sweepStep(handle_)) throw std::runtime_error("GPU backend: sweep failed");
+    StepCoefficients k;
+    if (opt.acceleration != Acceleration::None) {
+      double s[6];
+      if (!detail::modelSums(handle_, s)) throw std::runtime_error("GPU backend: reduction failed");
+      // {gᵀd, dᵀHd, gᵀp, dᵀHp, pᵀHp, pᵀp}: the same decision as the CPU's controlStep (sweep.h).
+      const bool subspace = opt.acceleration == Acceleration::Subspace && s[1] > 0 && s[5] > 0;
+      k = stepCoefficients(opt.acceleration, s[0], s[1], subspace, s[2], s[3], s[4]);
+    }
+    double stepMax = 0;
+    if (!detail::applyStep(handle_, k.alpha, k.beta, &stepMax)) throw std::runtime_error("GPU backend: step failed");
+    if (recordIteration(opt, it, stepMax / m.extent, none, st)) break;
+  }
+  if (!detail::getPositions(handle_, x.data())) throw std::runtime_error("GPU backend: download failed");
+  st.finalEnergy = incrementalEnergy(m, z, x);
+  st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return st;
+}
 
 VecX sweepOnce(const DeformableModel& m, const Jgs2Data* jgs2, Method method, const VecX& z, const VecX& x) {
   const Packed p = pack(m, jgs2, method);

@@ -3,7 +3,10 @@
 // of per-vertex Newton (the VBD-style baseline in its Jacobi form) and of JGS2 (cubature local
 // matrix, modal split right-hand side). The element, rotation and vertex formulas are the same
 // __host__ __device__ functions the CPU runs (core/deform/hd/*.h); this header is plain C++ (Eigen),
-// the kernels are in deform_kernels.cu. Chosen only when gpu::deviceCount() > 0.
+// the kernels are in deform_kernels.cu. Chosen only when gpu::deviceCount() > 0: by the `deform`
+// command and the GUI for the parts whose options the device runs (unsupportedReason), and by the
+// benchmark.
+#include <string>
 #include <vector>
 
 #include "core/deform/solver.h"
@@ -15,6 +18,39 @@ namespace mechsim::gpu {
 /// Cubature variant and the modal right-hand side). Throws std::runtime_error without a device.
 VecX sweepOnce(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2, deform::Method method, const VecX& z,
                const VecX& x);
+
+/// Why the device cannot run `opt` on m (empty when it can, device presence aside): it runs the
+/// Jacobi sweeps — per-vertex Newton (Method::Jacobi) and JGS2 with the cubature variant and the
+/// modal right-hand side on the rest coarse part (Method::Jgs2Jacobi) — with any step control;
+/// not the Gauss–Seidel methods, Newton, the exact variants, the Galerkin coarse part, a scaled or
+/// Schur-signed local system, soft handles or a monitor.
+std::string unsupportedReason(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2,
+                              const deform::SolveOptions& opt);
+
+/// A deformable part resident on the device: uploaded once, then minimise() runs whole solves
+/// there — the sweeps of core/deform (sweep.h) with the same step control (step_control.h: the
+/// model's sums are device reductions, the 2×2 decision is the same host function) and the same
+/// stopping rules (recordIteration on the max vertex step / extent). Only x and z cross the bus,
+/// plus a few scalars per iteration.
+class DeviceSolver {
+ public:
+  /// Uploads m (and JGS2's data for Method::Jgs2Jacobi). Throws std::runtime_error without a
+  /// device, std::invalid_argument for a method the device does not run.
+  DeviceSolver(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2, deform::Method method);
+  ~DeviceSolver();
+  DeviceSolver(const DeviceSolver&) = delete;
+  DeviceSolver& operator=(const DeviceSolver&) = delete;
+
+  /// minimise() of solver.h on the device, for the model given to the constructor; opt must pass
+  /// unsupportedReason. Throws std::runtime_error on a CUDA error.
+  deform::SolveStats minimise(const deform::DeformableModel& m, const deform::SolveOptions& opt, const VecX& z,
+                              VecX& x);
+
+ private:
+  void* handle_ = nullptr;
+  deform::Method method_;
+  int vertices_ = 0;
+};
 
 struct GpuBenchResult {
   int iterations = 0;

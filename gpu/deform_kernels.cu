@@ -10,6 +10,9 @@
 //   3. per-vertex residual g_j
 //   4. modal coefficients a_t = φ_tᵀ(Rᵀg)/λ_t (block reduction + atomics)     [JGS2 only]
 //   5. per-vertex local solve → δx_i;  6. x += δx, max ‖δx_i‖ (atomicMax on the bit pattern)
+// With global step control (core/deform/step_control.h) step 6 is replaced by the sums of the
+// quadratic model (per-tet dᵀH_e d, dᵀH_e p, pᵀH_e p and per-vertex mass and gradient terms, block
+// reductions + atomics), the 2×2 decision on the host, and x += αd + βp.
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -26,7 +29,6 @@ namespace hd = mechsim::deform::hd;
 namespace {
 
 constexpr int kBlock = 128;
-constexpr int kMaxModes = 64;
 
 struct Device {
   DeviceInputs in;  // sizes and scalars; pointers below are device copies
@@ -37,6 +39,8 @@ struct Device {
   int *cubOffset = nullptr, *cubTet = nullptr;
   double *cubWeight = nullptr, *cubBasis = nullptr, *modes = nullptr, *modeValues = nullptr;
   double *x = nullptr, *z = nullptr, *dx = nullptr, *gE = nullptr, *HE = nullptr, *R = nullptr, *G = nullptr;
+  double* prev = nullptr;                  // (3 nv) previous step p of the step control
+  double* sums = nullptr;                  // (9) model sums: 6 vertex terms, then 3 element terms
   double* modal = nullptr;                 // (T)
   unsigned long long* stepMax = nullptr;   // bit pattern of a non-negative double
   std::vector<void*> owned;
@@ -184,16 +188,90 @@ __global__ void applyKernel(int nv, double* x, const double* dx, unsigned long l
   atomicMax(stepMax, static_cast<unsigned long long>(__double_as_longlong(n)));
 }
 
+/// Block sum of K values per thread into out[0..K) (atomicAdd of each block's total). Every thread
+/// of the block calls it.
+template <int K>
+__device__ void blockSumAtomic(const double (&v)[K], double* out) {
+  __shared__ double part[K][kBlock];
+  for (int q = 0; q < K; ++q) part[q][threadIdx.x] = v[q];
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s)
+      for (int q = 0; q < K; ++q) part[q][threadIdx.x] += part[q][threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    for (int q = 0; q < K; ++q) atomicAdd(out + q, part[q][0]);
+}
+
+/// Element part of the model: dᵀH_e d, dᵀH_e p, pᵀH_e p summed over the tets into sums[0..3).
+__global__ void modelElementKernel(int nt, const int* tets, const double* HE, const double* d, const double* p,
+                                   double* sums) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  double v[3] = {0, 0, 0};
+  if (t < nt) {
+    double de[12], pe[12];
+    for (int a = 0; a < 4; ++a)
+      for (int r = 0; r < 3; ++r) {
+        de[3 * a + r] = d[3 * tets[4 * t + a] + r];
+        pe[3 * a + r] = p[3 * tets[4 * t + a] + r];
+      }
+    const double* He = HE + 144 * size_t(t);
+    for (int r = 0; r < 12; ++r) {
+      double hd = 0, hp = 0;
+      for (int k = 0; k < 12; ++k) {
+        hd += He[12 * r + k] * de[k];
+        hp += He[12 * r + k] * pe[k];
+      }
+      v[0] += de[r] * hd;
+      v[1] += de[r] * hp;
+      v[2] += pe[r] * hp;
+    }
+  }
+  blockSumAtomic<3>(v, sums);
+}
+
+/// Vertex part into sums[0..6): gᵀd, m/h² dᵀd, gᵀp, m/h² dᵀp, m/h² pᵀp, pᵀp.
+__global__ void modelVertexKernel(int nv, double invH2, const double* mass, const double* G, const double* d,
+                                  const double* p, double* sums) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double v[6] = {0, 0, 0, 0, 0, 0};
+  if (i < nv) {
+    const double w = mass[i] * invH2;
+    for (int r = 0; r < 3; ++r) {
+      const double di = d[3 * i + r], pi = p[3 * i + r], gi = G[3 * i + r];
+      v[0] += gi * di;
+      v[1] += w * di * di;
+      v[2] += gi * pi;
+      v[3] += w * di * pi;
+      v[4] += w * pi * pi;
+      v[5] += pi * pi;
+    }
+  }
+  blockSumAtomic<6>(v, sums);
+}
+
+/// s = αd + βp, x += s, p = s, max ‖s_i‖.
+__global__ void combineKernel(int nv, double alpha, double beta, double* x, const double* d, double* p,
+                              unsigned long long* stepMax) {
+  const int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= nv) return;
+  double n2 = 0;
+  for (int r = 0; r < 3; ++r) {
+    const double sr = beta != 0 ? alpha * d[3 * v + r] + beta * p[3 * v + r] : alpha * d[3 * v + r];
+    x[3 * v + r] += sr;
+    p[3 * v + r] = sr;
+    n2 += sr * sr;
+  }
+  atomicMax(stepMax, static_cast<unsigned long long>(__double_as_longlong(sqrt(n2))));
+}
+
 inline int blocks(int n) { return (n + kBlock - 1) / kBlock; }
 
 }  // namespace
 
 void* create(const DeviceInputs& in, const char** error) {
   *error = nullptr;
-  if (in.T > kMaxModes) {
-    *error = "too many modes for the device backend";
-    return nullptr;
-  }
   auto* d = new Device;
   d->in = in;
   const size_t nv = in.nv, nt = in.nt;
@@ -203,13 +281,14 @@ void* create(const DeviceInputs& in, const char** error) {
             upload(*d, d->incOffset, in.incOffset, nv + 1) && upload(*d, d->incTet, in.incTet, 4 * nt) &&
             upload(*d, d->incLocal, in.incLocal, 4 * nt) && alloc(*d, d->x, 3 * nv) && alloc(*d, d->z, 3 * nv) &&
             alloc(*d, d->dx, 3 * nv) && alloc(*d, d->gE, 12 * nt) && alloc(*d, d->HE, 144 * nt) &&
-            alloc(*d, d->G, 3 * nv) && alloc(*d, d->stepMax, 1);
+            alloc(*d, d->G, 3 * nv) && alloc(*d, d->prev, 3 * nv) && alloc(*d, d->sums, 9) &&
+            alloc(*d, d->stepMax, 1);
   if (ok && in.method == 1) {
     const size_t nc = in.cubOffset[nv];
     ok = upload(*d, d->cubOffset, in.cubOffset, nv + 1) && upload(*d, d->cubTet, in.cubTet, nc) &&
          upload(*d, d->cubWeight, in.cubWeight, nc) && upload(*d, d->cubBasis, in.cubBasis, 36 * nc) &&
          upload(*d, d->modes, in.modes, 3 * nv * in.T) && upload(*d, d->modeValues, in.modeValues, in.T) &&
-         alloc(*d, d->R, 9 * nv) && alloc(*d, d->modal, kMaxModes);
+         alloc(*d, d->R, 9 * nv) && alloc(*d, d->modal, in.T > 0 ? in.T : 1);
   }
   if (!ok) {
     *error = cudaGetErrorString(cudaGetLastError());
@@ -230,7 +309,74 @@ bool setState(void* handle, const double* x, const double* z) {
   auto* d = static_cast<Device*>(handle);
   const size_t n = 3 * size_t(d->in.nv);
   return cudaMemcpy(d->x, x, n * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess &&
-         cudaMemcpy(d->z, z, n * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess;
+         cudaMemcpy(d->z, z, n * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemset(d->prev, 0, n * sizeof(double)) == cudaSuccess;
+}
+
+namespace {
+
+/// Steps 1–5 of a sweep: the sweep's step d at x into d->dx (x unchanged).
+void launchSweep(Device* d) {
+  const DeviceInputs& in = d->in;
+  VertexArgs va{in.nv, in.method, in.T, in.invH2, d->mass, d->share, nullptr, d->prescribed, d->tets, d->incOffset,
+                d->incTet, d->incLocal, d->cubOffset, d->cubTet, d->cubWeight, d->cubBasis, d->modes, d->modeValues,
+                d->modal, d->x, d->z, d->gE, d->HE, d->R, d->dx};
+  elementKernel<<<blocks(in.nt), kBlock>>>(in.nt, in.kind, in.mu, in.lambda, d->tets, d->Bm, d->volume, d->x, d->gE,
+                                           d->HE);
+  residualKernel<<<blocks(in.nv), kBlock>>>(in.nv, in.invH2, d->mass, d->prescribed, d->incOffset, d->incTet,
+                                            d->incLocal, d->x, d->z, d->gE, d->G);
+  if (in.method == 1) {
+    rotationKernel<<<blocks(in.nv), kBlock>>>(in.nv, d->tets, d->Bm, d->volume, d->incOffset, d->incTet, d->x, d->R);
+    cudaMemsetAsync(d->modal, 0, (in.T > 0 ? in.T : 1) * sizeof(double));
+    modalKernel<<<blocks(in.nv), kBlock>>>(in.nv, in.T, d->prescribed, d->R, d->G, d->modes, d->modal);
+  }
+  vertexKernel<<<blocks(in.nv), kBlock>>>(va);
+}
+
+bool readStepMax(Device* d, double* out) {
+  unsigned long long bits = 0;
+  if (cudaMemcpy(&bits, d->stepMax, sizeof(bits), cudaMemcpyDeviceToHost) != cudaSuccess) return false;
+  static_assert(sizeof(double) == sizeof(bits));
+  memcpy(out, &bits, sizeof(double));
+  return true;
+}
+
+}  // namespace
+
+bool sweepStep(void* handle) {
+  launchSweep(static_cast<Device*>(handle));
+  return cudaGetLastError() == cudaSuccess;
+}
+
+bool modelSums(void* handle, double sums[6]) {
+  auto* d = static_cast<Device*>(handle);
+  const DeviceInputs& in = d->in;
+  cudaMemsetAsync(d->sums, 0, 9 * sizeof(double));
+  modelVertexKernel<<<blocks(in.nv), kBlock>>>(in.nv, in.invH2, d->mass, d->G, d->dx, d->prev, d->sums);
+  modelElementKernel<<<blocks(in.nt), kBlock>>>(in.nt, d->tets, d->HE, d->dx, d->prev, d->sums + 6);
+  double h[9];
+  if (cudaGetLastError() != cudaSuccess ||
+      cudaMemcpy(h, d->sums, sizeof(h), cudaMemcpyDeviceToHost) != cudaSuccess)
+    return false;
+  sums[0] = h[0];         // gᵀd
+  sums[1] = h[1] + h[6];  // dᵀHd
+  sums[2] = h[2];         // gᵀp
+  sums[3] = h[3] + h[7];  // dᵀHp
+  sums[4] = h[4] + h[8];  // pᵀHp
+  sums[5] = h[5];         // pᵀp
+  return true;
+}
+
+bool applyStep(void* handle, double alpha, double beta, double* stepMax) {
+  auto* d = static_cast<Device*>(handle);
+  cudaMemsetAsync(d->stepMax, 0, sizeof(unsigned long long));
+  combineKernel<<<blocks(d->in.nv), kBlock>>>(d->in.nv, alpha, beta, d->x, d->dx, d->prev, d->stepMax);
+  return cudaGetLastError() == cudaSuccess && readStepMax(d, stepMax);
+}
+
+bool getPositions(void* handle, double* x) {
+  auto* d = static_cast<Device*>(handle);
+  return cudaMemcpy(x, d->x, 3 * size_t(d->in.nv) * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess;
 }
 
 double sweeps(void* handle, int count, double* xOut, double* dxOut, double* lastStepMax) {
@@ -240,21 +386,9 @@ double sweeps(void* handle, int count, double* xOut, double* dxOut, double* last
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
   cudaEventRecord(e0);
-  VertexArgs va{in.nv, in.method, in.T, in.invH2, d->mass, d->share, nullptr, d->prescribed, d->tets, d->incOffset,
-                d->incTet, d->incLocal, d->cubOffset, d->cubTet, d->cubWeight, d->cubBasis, d->modes, d->modeValues,
-                d->modal, d->x, d->z, d->gE, d->HE, d->R, d->dx};
   for (int s = 0; s < count; ++s) {
     cudaMemsetAsync(d->stepMax, 0, sizeof(unsigned long long));
-    elementKernel<<<blocks(in.nt), kBlock>>>(in.nt, in.kind, in.mu, in.lambda, d->tets, d->Bm, d->volume, d->x, d->gE,
-                                             d->HE);
-    residualKernel<<<blocks(in.nv), kBlock>>>(in.nv, in.invH2, d->mass, d->prescribed, d->incOffset, d->incTet,
-                                              d->incLocal, d->x, d->z, d->gE, d->G);
-    if (in.method == 1) {
-      rotationKernel<<<blocks(in.nv), kBlock>>>(in.nv, d->tets, d->Bm, d->volume, d->incOffset, d->incTet, d->x, d->R);
-      cudaMemsetAsync(d->modal, 0, kMaxModes * sizeof(double));
-      modalKernel<<<blocks(in.nv), kBlock>>>(in.nv, in.T, d->prescribed, d->R, d->G, d->modes, d->modal);
-    }
-    vertexKernel<<<blocks(in.nv), kBlock>>>(va);
+    launchSweep(d);
     applyKernel<<<blocks(in.nv), kBlock>>>(in.nv, d->x, d->dx, d->stepMax);
   }
   cudaEventRecord(e1);
@@ -267,14 +401,7 @@ double sweeps(void* handle, int count, double* xOut, double* dxOut, double* last
   const size_t n = 3 * size_t(in.nv);
   if (xOut && cudaMemcpy(xOut, d->x, n * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess) return -1;
   if (dxOut && cudaMemcpy(dxOut, d->dx, n * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess) return -1;
-  if (lastStepMax) {
-    unsigned long long bits = 0;
-    cudaMemcpy(&bits, d->stepMax, sizeof(bits), cudaMemcpyDeviceToHost);
-    double v;
-    static_assert(sizeof(v) == sizeof(bits));
-    memcpy(&v, &bits, sizeof(v));
-    *lastStepMax = v;
-  }
+  if (lastStepMax && !readStepMax(d, lastStepMax)) return -1;
   return ms;
 }
 

@@ -8,6 +8,10 @@
 #include "core/deform/handle.h"
 #include "core/deform/stress.h"
 #include "core/kinematics/kinematics.h"
+#ifdef MECHSIM_HAVE_CUDA
+#include "gpu/deform_gpu.h"
+#include "gpu/device_info.h"
+#endif
 
 namespace mechsim::ui {
 
@@ -51,6 +55,11 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       p.opt.maxIterations = p.opt.method == deform::Method::Newton ? 30 : 300;
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
         p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.model));
+#ifdef MECHSIM_HAVE_CUDA
+      // The CUDA backend when a device is present and runs the part's solver (the Jacobi sweeps).
+      if (gpu::deviceCount() > 0 && gpu::unsupportedReason(p.model, p.jgs2.get(), p.opt).empty())
+        p.device = std::make_shared<gpu::DeviceSolver>(p.model, p.jgs2.get(), p.opt.method);
+#endif
       p.rest = deform::restPositions(p.model);
       p.x = p.rest;
       p.v = VecX::Zero(p.x.size());
@@ -84,7 +93,15 @@ bool DeformableParts::step(const Model& model, const VecX& q) {
   for (Part& p : parts_) {
     VecX x = p.x, v = p.v;
     try {
-      const deform::SolveStats st = deform::stepImplicitEuler(p.model, p.jgs2.get(), p.opt, x, v, poses_);
+      deform::SolveStats st;
+#ifdef MECHSIM_HAVE_CUDA
+      if (p.device && p.model.handles.empty())
+        st = deform::stepImplicitEuler(
+            p.model, [&p](const VecX& z, VecX& xs) { return p.device->minimise(p.model, p.opt, z, xs); }, x, v,
+            poses_);
+      else
+#endif
+        st = deform::stepImplicitEuler(p.model, p.jgs2.get(), p.opt, x, v, poses_);
       iterations_ += st.iterations;
       if (st.diverged || !x.allFinite() || !v.allFinite()) {
         message_ = "deformable part \"" + p.name + "\": the step did not converge; its last state is kept";
@@ -106,7 +123,9 @@ bool DeformableParts::step(const Model& model, const VecX& q) {
 }
 
 std::string DeformableParts::solverName(int k) const {
-  return k < 0 || k >= count() ? std::string() : deform::toString(parts_[static_cast<size_t>(k)].opt.method);
+  if (k < 0 || k >= count()) return {};
+  const Part& p = parts_[static_cast<size_t>(k)];
+  return std::string(deform::toString(p.opt.method)) + (p.device ? " (cuda)" : "");
 }
 
 std::shared_ptr<const MeshData> DeformableParts::surface(int k) const {

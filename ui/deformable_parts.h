@@ -23,6 +23,10 @@
 #include "core/model.h"
 #include "core/spec.h"
 
+namespace mechsim::gpu {
+class DeviceSolver;
+}  // namespace mechsim::gpu
+
 namespace mechsim::ui {
 
 class DeformableParts {
@@ -77,7 +81,8 @@ class DeformableParts {
   double attachmentError() const { return attachError_; }
   /// Solver iterations of the last step (all parts).
   int iterations() const { return iterations_; }
-  /// The solver of part k ("newton", "jgs2-jacobi", ...; core/deform/solver.h names).
+  /// The solver of part k ("newton", "jgs2-jacobi", ...; core/deform/solver.h names), with
+  /// " (cuda)" when the part runs on the CUDA backend.
   std::string solverName(int k) const;
   const std::string& message() const { return message_; }
 
@@ -89,6 +94,10 @@ class DeformableParts {
     std::vector<unsigned> surfaceIndices;  // boundary triangles (outward), into surfaceVertices
     deform::SolveOptions opt;               // the part's solver (spec "solver", "stepControl")
     std::unique_ptr<deform::Jgs2Data> jgs2;  // JGS2's precomputed data (JGS2 parts only)
+    /// The part resident on the CUDA backend (gpu/deform_gpu.h) when it is built, a device is
+    /// present and it runs the part's solver; null otherwise. Steps with a held handle run on the
+    /// CPU (the device takes no handles).
+    std::shared_ptr<gpu::DeviceSolver> device;
     VecX rest, x, v;
   };
   std::vector<Part> parts_;

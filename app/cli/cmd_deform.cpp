@@ -8,7 +8,10 @@
 // jgs2-jacobi or jgs2-gs (JGS2, cubature variant, precomputed once per part); the per-vertex methods
 // use the global step control `--step-control` (solver.h Acceleration; none = the sweeps as the
 // paper writes them). Without these options each part uses its file's "solver" and "stepControl"
-// (default newton, subspace); with them every part uses the options.
+// (default newton, subspace); with them every part uses the options. `--backend` (default auto)
+// steps a part on the CUDA backend (gpu/) when it is built, a device is present and the device
+// runs the part's solver (the Jacobi sweeps, gpu::unsupportedReason); `cuda` insists (exit 2 when
+// it cannot), `cpu` never uses it. The summary line names each part's backend.
 //
 // Writes, atomically, one CSV row per part and time:
 //   t,part,iterations,converged,centroid_x,centroid_y,centroid_z,max_speed,attach_error
@@ -20,7 +23,9 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.h"
@@ -30,33 +35,38 @@
 #include "core/io/load.h"
 #include "core/io/write.h"
 #include "core/kinematics/kinematics.h"
+#ifdef MECHSIM_HAVE_CUDA
+#include "gpu/deform_gpu.h"
+#include "gpu/device_info.h"
+#endif
 
 namespace mechsim::cli {
 
 int cmdDeform(const Args& argsIn) {
   const char* usage =
       "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
-      "[--step-control none|line-search|subspace]";
-  // --method is ours; the rest are the common run options.
+      "[--step-control none|line-search|subspace] [--backend auto|cpu|cuda]";
+  // --method, --step-control and --backend are ours; the rest are the common run options.
   Args args;
-  std::string methodS, controlS;  // empty: each part's own (the file's)
+  std::string methodS, controlS, backendS = "auto";  // method / control empty: each part's own (the file's)
   for (std::size_t i = 0; i < argsIn.size(); ++i) {
-    if (argsIn[i] == "--method") {
-      if (i + 1 >= argsIn.size()) {
-        std::fprintf(stderr, "usage: %s\n", usage);
-        return 2;
+    std::string* target = nullptr;
+    std::string name;
+    for (auto [opt, dst] : {std::pair<const char*, std::string*>{"--method", &methodS}, {"--step-control", &controlS},
+                            {"--backend", &backendS}})
+      if (argsIn[i] == opt || argsIn[i].rfind(std::string(opt) + "=", 0) == 0) {
+        target = dst;
+        name = opt;
       }
-      methodS = argsIn[++i];
-    } else if (argsIn[i].rfind("--method=", 0) == 0) {
-      methodS = argsIn[i].substr(9);
-    } else if (argsIn[i] == "--step-control") {
-      if (i + 1 >= argsIn.size()) {
-        std::fprintf(stderr, "usage: %s\n", usage);
-        return 2;
-      }
-      controlS = argsIn[++i];
-    } else {
+    if (!target) {
       args.push_back(argsIn[i]);
+    } else if (argsIn[i].size() > name.size()) {
+      *target = argsIn[i].substr(name.size() + 1);
+    } else if (i + 1 < argsIn.size()) {
+      *target = argsIn[++i];
+    } else {
+      std::fprintf(stderr, "usage: %s\n", usage);
+      return 2;
     }
   }
   const std::optional<deform::Method> methodArg = deform::methodFromString(methodS);
@@ -71,6 +81,17 @@ int cmdDeform(const Args& argsIn) {
                  controlS.c_str());
     return 2;
   }
+  if (backendS != "auto" && backendS != "cpu" && backendS != "cuda") {
+    std::fprintf(stderr, "mechsim-cli: deform: unknown backend '%s' (auto, cpu, cuda)\n", backendS.c_str());
+    return 2;
+  }
+#ifndef MECHSIM_HAVE_CUDA
+  if (backendS == "cuda") {
+    std::fprintf(stderr, "mechsim-cli: deform: --backend cuda: the CUDA backend is not built (no nvcc at configure "
+                         "time)\n");
+    return 2;
+  }
+#endif
   RunArgs run;
   if (!parseRunArgs(args, "deform", true, usage, run)) return 2;
   double tEnd = 0, dt = 0;
@@ -108,9 +129,12 @@ int cmdDeform(const Args& argsIn) {
     std::unique_ptr<deform::Jgs2Data> jgs2;
     deform::SolveOptions opt;
     VecX x, v;
+#ifdef MECHSIM_HAVE_CUDA
+    std::unique_ptr<gpu::DeviceSolver> device;  // set: the part is stepped on the device
+#endif
   };
   std::vector<Part> parts;
-  std::string methods;  // the parts' methods, for the summary line
+  std::string methods, backends;  // the parts' methods and backends, for the summary line
   try {
     for (const DeformableSpec& ds : spec.deformables) {
       Part p;
@@ -126,6 +150,24 @@ int cmdDeform(const Args& argsIn) {
       methods += deform::toString(p.opt.method);
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
         p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.m));
+      // Backend: the device when asked for or (auto) when present and it runs the part's options.
+      std::string backend = "cpu";
+#ifdef MECHSIM_HAVE_CUDA
+      if (backendS != "cpu") {
+        std::string why = gpu::deviceCount() == 0 ? gpu::deviceDescription()
+                                                  : gpu::unsupportedReason(p.m, p.jgs2.get(), p.opt);
+        if (why.empty()) {
+          p.device = std::make_unique<gpu::DeviceSolver>(p.m, p.jgs2.get(), p.opt.method);
+          backend = "cuda";
+        } else if (backendS == "cuda") {
+          throw std::runtime_error("part \"" + p.name + "\": --backend cuda: " + why);
+        } else if (gpu::deviceCount() > 0) {
+          std::fprintf(stderr, "mechsim-cli: deform: part \"%s\" runs on the CPU: %s\n", p.name.c_str(), why.c_str());
+        }
+      }
+#endif
+      if (!backends.empty()) backends += ", ";
+      backends += backend;
       parts.push_back(std::move(p));
     }
   } catch (const std::exception& e) {
@@ -153,7 +195,13 @@ int cmdDeform(const Args& argsIn) {
       deform::SolveStats st;
       if (k > 0) {
         try {
-          st = deform::stepImplicitEuler(p.m, p.jgs2.get(), p.opt, p.x, p.v, poses);
+#ifdef MECHSIM_HAVE_CUDA
+          if (p.device)
+            st = deform::stepImplicitEuler(
+                p.m, [&p](const VecX& z, VecX& x) { return p.device->minimise(p.m, p.opt, z, x); }, p.x, p.v, poses);
+          else
+#endif
+            st = deform::stepImplicitEuler(p.m, p.jgs2.get(), p.opt, p.x, p.v, poses);
         } catch (const std::exception& e) {
           failure = std::string("part \"") + p.name + "\": " + e.what();
           break;
@@ -188,9 +236,9 @@ int cmdDeform(const Args& argsIn) {
     std::fprintf(stderr, "mechsim-cli: deform: cannot write '%s': %s\n", run.out.c_str(), e.what());
     return 2;
   }
-  std::printf("deform: %zu part(s), %ld steps, method %s, wall %.3f s, %.2f iterations per step, max attachment "
-              "error %.3g m\n",
-              parts.size(), static_cast<long>(steps), methods.c_str(), wall,
+  std::printf("deform: %zu part(s), %ld steps, method %s, backend %s, wall %.3f s, %.2f iterations per step, max "
+              "attachment error %.3g m\n",
+              parts.size(), static_cast<long>(steps), methods.c_str(), backends.c_str(), wall,
               solves ? double(totalIterations) / solves : 0.0, maxAttach);
   if (!failure.empty()) {
     std::fprintf(stderr, "mechsim-cli: deform: %s; wrote the rows before it to %s\n", failure.c_str(), run.out.c_str());

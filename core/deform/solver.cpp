@@ -81,6 +81,12 @@ SolveStats minimise(const DeformableModel& m, const Jgs2Data* jgs2, const SolveO
 
 SolveStats stepImplicitEuler(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt, VecX& x, VecX& v,
                              const std::vector<Pose>& bodyPoses) {
+  return stepImplicitEuler(
+      m, [&](const VecX& z, VecX& xs) { return minimise(m, jgs2, opt, z, xs); }, x, v, bodyPoses);
+}
+
+SolveStats stepImplicitEuler(const DeformableModel& m, const Minimiser& solve, VecX& x, VecX& v,
+                             const std::vector<Pose>& bodyPoses) {
   const int nv = m.vertexCount();
   const VecX xhat = x;
   VecX z = x + m.h * v;
@@ -94,7 +100,7 @@ SolveStats stepImplicitEuler(const DeformableModel& m, const Jgs2Data* jgs2, con
       throw std::invalid_argument("stepImplicitEuler: no pose for attached body " + std::to_string(a.body));
     x.segment<3>(3 * a.vertex) = bodyPoses[a.body].apply(a.local);
   }
-  const SolveStats st = minimise(m, jgs2, opt, z, x);
+  const SolveStats st = solve(z, x);
   v = (x - xhat) / m.h;
   return st;
 }

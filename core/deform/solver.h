@@ -162,6 +162,11 @@ SolveStats minimise(const DeformableModel& m, const Jgs2Data* jgs2, const SolveO
 /// (pinned: rest position; attached: bodyPoses[body].apply(local)), minimise E, v = (x − x̂)/h.
 SolveStats stepImplicitEuler(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt, VecX& x,
                              VecX& v, const std::vector<Pose>& bodyPoses = {});
+/// The same step with another minimiser of E for z (the CUDA backend's, gpu/deform_gpu.h):
+/// `solve(z, x)` minimises from and overwrites x.
+using Minimiser = std::function<SolveStats(const VecX& z, VecX& x)>;
+SolveStats stepImplicitEuler(const DeformableModel& m, const Minimiser& solve, VecX& x, VecX& v,
+                             const std::vector<Pose>& bodyPoses = {});
 
 // Solver entry points (one per file), used by minimise().
 SolveStats solveNewton(const DeformableModel& m, const SolveOptions& opt, const VecX& z, VecX& x);

@@ -10,6 +10,7 @@
 #include "core/deform/handle.h"
 #include "core/deform/hd/vertex.h"
 #include "core/deform/solver.h"
+#include "core/deform/step_control.h"
 
 namespace mechsim::deform::detail {
 
@@ -106,16 +107,11 @@ inline VecX controlStep(const DeformableModel& m, const ElementCache& c, Acceler
   if (acc == Acceleration::None) return d;
   const Eigen::Map<const VecX> gv(g.data(), static_cast<Eigen::Index>(g.size()));
   const double dHd = secantCurvature >= 0 ? secantCurvature : hessianForm(m, c, d, d), gd = gv.dot(d);
-  if (!(dHd > 0)) return d;
-  if (acc == Acceleration::Subspace && p.squaredNorm() > 0) {
-    const double dHp = hessianForm(m, c, d, p), pHp = hessianForm(m, c, p, p), gp = gv.dot(p);
-    const double det = dHd * pHp - dHp * dHp;
-    if (pHp > 0 && det > 1e-10 * dHd * pHp) {
-      const double a = (-gd * pHp + gp * dHp) / det, b = (-gp * dHd + gd * dHp) / det;
-      return a * d + b * p;
-    }
-  }
-  return (-gd / dHd) * d;
+  const bool subspace = acc == Acceleration::Subspace && dHd > 0 && p.squaredNorm() > 0;
+  const double dHp = subspace ? hessianForm(m, c, d, p) : 0, pHp = subspace ? hessianForm(m, c, p, p) : 0,
+               gp = subspace ? gv.dot(p) : 0;
+  const StepCoefficients k = stepCoefficients(acc, gd, dHd, subspace, gp, dHp, pHp);
+  return k.beta != 0 ? VecX(k.alpha * d + k.beta * p) : VecX(k.alpha * d);
 }
 
 /// Runs sweeps until the normalised step is below the tolerance. `prepare(x, cache, G)` runs at

@@ -181,6 +181,50 @@ class TestCli : public QObject {
       for (int k = 2; k < lines.size(); ++k) QCOMPARE(lines[k].split(',').value(3), QByteArray("1"));
     }
   }
+
+  void deformBackendChoice() {
+    // --backend: cpu always runs on the CPU; auto uses the CUDA backend only when `info` reports a
+    // device and the part's solver is one the device runs (a jgs2-jacobi part), so the example's
+    // newton part stays on the CPU; cuda insists and, where it cannot (no backend built, no device,
+    // or a solver the device does not run), exits 2 naming why and writes no CSV.
+    const Run info = runCli({"info"});
+    QCOMPARE(info.exitCode, 0);
+    const bool device = info.out.contains("CUDA backend: built") && !info.out.contains("no device found");
+    QTemporaryDir dir;
+    QFile in(example("deform-flexible-link.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(in.readAll());
+    text.replace(QStringLiteral("\"solver\": \"newton\""), QStringLiteral("\"solver\": \"jgs2-jacobi\""));
+    const QString jgs2File = dir.filePath("strap-jgs2.json");
+    QFile out(jgs2File);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(text.toUtf8());
+    out.close();
+    const QString csv = dir.filePath("strap.csv");
+    const QStringList run = {"--t-end", "0.03", "--dt", "0.01", "--out", csv};
+    const QString newtonFile = example("deform-flexible-link.json");
+    struct Case {
+      QString file, backend;
+      int exitCode;
+      const char* said;  // in stdout (exit 0) or stderr (exit 2)
+    };
+    const QList<Case> cases = {
+        {newtonFile, "cpu", 0, "backend cpu,"},
+        {jgs2File, "cpu", 0, "backend cpu,"},
+        {newtonFile, "auto", 0, "backend cpu,"},
+        {jgs2File, "auto", 0, device ? "backend cuda," : "backend cpu,"},
+        {newtonFile, "cuda", 2, device ? "the device runs the Jacobi sweeps only" : "--backend cuda"},
+        {jgs2File, "cuda", device ? 0 : 2, device ? "backend cuda," : "--backend cuda"},
+        {jgs2File, "gpu", 2, "unknown backend 'gpu' (auto, cpu, cuda)"},
+    };
+    for (const Case& c : cases) {
+      QFile::remove(csv);
+      const Run r = runCli(QStringList{"deform", c.file, "--backend", c.backend} + run);
+      QVERIFY2(r.exitCode == c.exitCode, (c.backend + ": " + QString::fromUtf8(r.err)).toUtf8().constData());
+      QVERIFY2((c.exitCode == 0 ? r.out : r.err).contains(c.said), (r.out + r.err).constData());
+      QCOMPARE(QFile::exists(csv), c.exitCode == 0);
+    }
+  }
 };
 
 QTEST_APPLESS_MAIN(TestCli)

@@ -3,9 +3,13 @@
 // the same stressed, rotated state must give the same δx to kGpuParity (relative, max norm). Both
 // run the same hd/ formulas in double precision; only the summation order of the modal reduction
 // (block sums + atomics on the device) differs, so agreement is to round-off far below 1e-9.
-// Skipped, with the reason, when no CUDA device is present.
+// A whole solve with each step control must take the same iterations to the same x.
+// The device tests are skipped, with the reason, when no CUDA device is present; the host-side
+// choice of what the device runs (unsupportedReason) is tested everywhere.
 #include <QtTest>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "core/deform/solver.h"
 #include "gpu/deform_gpu.h"
@@ -17,37 +21,129 @@ using namespace mechsim::deform;
 namespace {
 /// Named tolerance of the CPU/GPU parity (relative to the largest |δx|).
 constexpr double kGpuParity = 1e-9;
+
+/// The beam of the parity tests: 1 × 0.2 × 0.2 m, pinned at x = 0, E = 2 MPa.
+DeformableModel parityBeam() {
+  TetMesh mesh = makeBoxMesh(Vec3(1, 0.2, 0.2), 8, 2, 2);
+  std::vector<int> pinned;
+  for (int v = 0; v < mesh.vertexCount(); ++v)
+    if (mesh.vertices[v].x() < 1e-9) pinned.push_back(v);
+  Material mat;
+  mat.youngs = 2e6;
+  return makeDeformableModel(mesh, mat, 0.01, Vec3(0, 0, -9.81), pinned);
+}
+
+/// A stressed, twisted state x (free end rotated by 0.3 rad about x, plus noise) and the inertia
+/// target z of a resting beam under gravity.
+void twistedState(const DeformableModel& m, VecX& x, VecX& z) {
+  x = restPositions(m);
+  z = restPositions(m);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<double> u(-0.005, 0.005);
+  for (int v = 0; v < m.vertexCount(); ++v) {
+    if (m.prescribed[v]) continue;
+    const Vec3 p = m.mesh.vertices[v];
+    x.segment<3>(3 * v) = Eigen::AngleAxisd(0.3 * p.x(), Vec3::UnitX()) * p + Vec3(u(rng), u(rng), u(rng));
+    z.segment<3>(3 * v) = p + Vec3(0, 0, -9.81e-4);
+  }
+}
 }  // namespace
 
 class TestDeformGpu : public QObject {
   Q_OBJECT
  private slots:
+  void unsupportedReasonNamesWhatTheDeviceDoesNotRun() {
+    // Host-side choice, no device needed: the device runs the Jacobi sweeps (per-vertex Newton and
+    // JGS2 cubature + modal split) with any step control; everything else says why not.
+    const DeformableModel m = parityBeam();
+    Jgs2Options jo;
+    jo.trainingModes = 8;
+    const Jgs2Data jgs2 = precomputeJgs2(m, jo);
+    SolveOptions o;
+    for (Method method : {Method::Jacobi, Method::Jgs2Jacobi})
+      for (Acceleration a : {Acceleration::None, Acceleration::LineSearch, Acceleration::Subspace}) {
+        o.method = method;
+        o.acceleration = a;
+        QVERIFY2(gpu::unsupportedReason(m, &jgs2, o).empty(), gpu::unsupportedReason(m, &jgs2, o).c_str());
+      }
+    for (Method method : {Method::Newton, Method::Vbd, Method::Jgs2GaussSeidel}) {
+      o.method = method;
+      QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("Jacobi sweeps only"));
+    }
+    o.method = Method::Jgs2Jacobi;
+    o.coarse = Jgs2Coarse::Galerkin;
+    QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("Galerkin"));
+    o.coarse = Jgs2Coarse::Rest;
+    o.variant = Jgs2Variant::ExactSum;
+    QVERIFY(!gpu::unsupportedReason(m, &jgs2, o).empty());
+    o.variant = Jgs2Variant::Cubature;
+    DeformableModel held = m;
+    held.handles.push_back({m.vertexCount() - 1, Vec3(1, 0, 0.1), 1e3});
+    QVERIFY(QString::fromStdString(gpu::unsupportedReason(held, &jgs2, o)).contains("handles"));
+    o.monitor = [](const VecX&) { return false; };
+    QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("monitor"));
+    // Without a device the solver cannot be made, and says so.
+    if (gpu::deviceCount() == 0) {
+      bool threw = false;
+      try {
+        gpu::DeviceSolver ds(m, &jgs2, Method::Jgs2Jacobi);
+      } catch (const std::runtime_error& e) {
+        threw = QString(e.what()).startsWith("GPU backend: ");
+      }
+      QVERIFY(threw);
+    }
+  }
+
+  void deviceSolveMatchesCpu_data() {
+    QTest::addColumn<int>("method");
+    QTest::addColumn<int>("acceleration");
+    for (Method method : {Method::Jacobi, Method::Jgs2Jacobi})
+      for (Acceleration a : {Acceleration::None, Acceleration::LineSearch, Acceleration::Subspace})
+        QTest::newRow((std::string(toString(method)) + "+" + toString(a)).c_str()) << int(method) << int(a);
+  }
+  void deviceSolveMatchesCpu() {
+    // A whole solve on the device (DeviceSolver: sweeps, step control from device reductions, the
+    // CPU's stopping rule) against minimise() on the CPU from the same state: the same number of
+    // iterations and the same x to kGpuParity relative to the solve's largest vertex move.
+    if (gpu::deviceCount() == 0) QSKIP(gpu::deviceDescription().c_str());
+    QFETCH(int, method);
+    QFETCH(int, acceleration);
+    const DeformableModel m = parityBeam();
+    const Jgs2Data jgs2 = precomputeJgs2(m);
+    VecX x, z;
+    twistedState(m, x, z);
+    SolveOptions o;
+    o.method = Method(method);
+    o.acceleration = Acceleration(acceleration);
+    o.maxIterations = 40;  // stays on the path where round-off has not yet changed a decision
+    o.tolerance = 1e-6;
+    VecX xc = x, xg = x;
+    const SolveStats sc = minimise(m, &jgs2, o, z, xc);
+    gpu::DeviceSolver ds(m, &jgs2, Method(method));
+    const SolveStats sg = ds.minimise(m, o, z, xg);
+    const double scale = (xc - x).lpNorm<Eigen::Infinity>();
+    QVERIFY(scale > 0);
+    const double err = (xg - xc).lpNorm<Eigen::Infinity>() / scale;
+    qInfo("%s + %s: CPU %d / GPU %d iterations, relative difference %.3e", toString(Method(method)),
+          toString(Acceleration(acceleration)), sc.iterations, sg.iterations, err);
+    QCOMPARE(sg.iterations, sc.iterations);
+    QCOMPARE(sg.converged, sc.converged);
+    QVERIFY2(err < kGpuParity * 100, qPrintable(QString::number(err)));  // 40 sweeps of round-off growth
+    QVERIFY(std::abs(sg.finalEnergy - sc.finalEnergy) <= 1e-9 * std::abs(sc.finalEnergy));
+  }
+
   void jacobiSweepMatchesCpu_data() {
     QTest::addColumn<int>("method");
     QTest::newRow("jacobi") << int(Method::Jacobi);
     QTest::newRow("jgs2-jacobi") << int(Method::Jgs2Jacobi);
   }
   void jacobiSweepMatchesCpu() {
-    if (gpu::deviceCount() == 0) QSKIP(qPrintable("no CUDA device: " + QString::fromStdString(gpu::deviceDescription())));
+    if (gpu::deviceCount() == 0) QSKIP(gpu::deviceDescription().c_str());
     QFETCH(int, method);
-    TetMesh mesh = makeBoxMesh(Vec3(1, 0.2, 0.2), 8, 2, 2);
-    std::vector<int> pinned;
-    for (int v = 0; v < mesh.vertexCount(); ++v)
-      if (mesh.vertices[v].x() < 1e-9) pinned.push_back(v);
-    Material mat;
-    mat.youngs = 2e6;
-    const DeformableModel m = makeDeformableModel(mesh, mat, 0.01, Vec3(0, 0, -9.81), pinned);
+    const DeformableModel m = parityBeam();
     const Jgs2Data jgs2 = precomputeJgs2(m);
-    // A stressed, twisted state: rotate the free end by 0.3 rad about x, plus noise.
-    VecX x = restPositions(m), z = restPositions(m);
-    std::mt19937 rng(1);
-    std::uniform_real_distribution<double> u(-0.005, 0.005);
-    for (int v = 0; v < m.vertexCount(); ++v) {
-      if (m.prescribed[v]) continue;
-      const Vec3 p = m.mesh.vertices[v];
-      x.segment<3>(3 * v) = Eigen::AngleAxisd(0.3 * p.x(), Vec3::UnitX()) * p + Vec3(u(rng), u(rng), u(rng));
-      z.segment<3>(3 * v) = p + Vec3(0, 0, -9.81e-4);
-    }
+    VecX x, z;
+    twistedState(m, x, z);
     // CPU: one Jacobi sweep = minimise() with one iteration.
     SolveOptions o;
     o.method = Method(method);
