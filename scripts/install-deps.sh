@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Installs, from Debian 12's packages, everything mechsim needs to build, run and test.
 # Idempotent: installs only what is missing. Run as root (or with sudo available).
+# libopenblas0-pthread: an optimised BLAS/LAPACK that Debian's alternatives choose over the
+# reference BLAS for every program, so CHOLMOD's supernodal factorisations and solves (deformable
+# parts: projected Newton, JGS2's precomputation) run on blocked kernels — on the 12k-tet beam
+# a Newton iteration takes 101 ms instead of 240 ms, and with the blocked solves of
+# core/deform/jgs2_precompute.cpp the JGS2 precomputation 7.4 s instead of 29 s.
 set -euo pipefail
 PKGS=(
   build-essential cmake ninja-build pkg-config git
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqt6openglwidgets6 qt6-charts-dev
   libgl-dev libglx-dev libegl-dev
   libeigen3-dev libassimp-dev nlohmann-json3-dev libmuparser-dev libsuitesparse-dev
+  libopenblas0-pthread
   liburdfdom-dev
   libtinyxml2-dev libsdformat-dev
   libspectra-dev
