@@ -5,7 +5,10 @@
 # reference BLAS for every program, so CHOLMOD's supernodal factorisations and solves (deformable
 # parts: projected Newton, JGS2's precomputation) run on blocked kernels — on the 12k-tet beam
 # a Newton iteration takes 101 ms instead of 240 ms, and with the blocked solves of
-# core/deform/jgs2_precompute.cpp the JGS2 precomputation 7.4 s instead of 29 s.
+# core/deform/jgs2_precompute.cpp the JGS2 precomputation 7.4 s instead of 29 s. (SuiteSparse QR on
+# the small mechanism Jacobians of `bench kinematics` runs 10–20 % slower with it than with the
+# reference BLAS, so that benchmark's ratios against sparse-qr grew by as much; lu-nullspace does
+# not use BLAS.)
 set -euo pipefail
 PKGS=(
   build-essential cmake ninja-build pkg-config git
