@@ -35,11 +35,12 @@ void destroy(void* handle);
 /// Sets positions x and inertia target z (3 nv each).
 bool setState(void* handle, const double* x, const double* z);
 /// One iteration of a solve with global step control (core/deform/step_control.h), in three calls:
-/// sweepStep computes the sweep's step d at the device's x without applying it; modelSums returns
+/// sweepStep computes the sweep's step d at the device's x without applying it (and, when
+/// `proposalMax` is not null, its max ‖d_i‖ — the stopping rule of core/deform/sweep.h needs it); modelSums returns
 /// the sums of the quadratic model with the previous step p, {gᵀd, dᵀHd, gᵀp, dᵀHp, pᵀHp, pᵀp}
 /// (H = M/h² + Σ_e H_e with the element Hessians of the sweep); applyStep sets s = αd + βp,
 /// x += s, p = s and returns max ‖s_i‖ in `stepMax`. setState clears p. false on a CUDA error.
-bool sweepStep(void* handle);
+bool sweepStep(void* handle, double* proposalMax);
 bool modelSums(void* handle, double sums[6]);
 bool applyStep(void* handle, double alpha, double beta, double* stepMax);
 /// Copies x (3 nv) to the host.

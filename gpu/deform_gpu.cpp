@@ -2,6 +2,7 @@
 // the plain arrays of deform_device.h, sets the state of one implicit-Euler step and runs sweeps.
 #include "gpu/deform_gpu.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -121,7 +122,10 @@ SolveStats DeviceSolver::minimise(const DeformableModel& m, const SolveOptions& 
   SolveStats st;
   const VecX none;  // recordIteration's x, read only by a monitor (refused above)
   for (int it = 0; it < opt.maxIterations; ++it) {
-    if (!detail::sweepStep(handle_)) throw std::runtime_error("GPU backend: sweep failed");
+    // The sweep's own step counts in the stopping rule when a step control may shrink it (sweep.h).
+    double proposal = 0;
+    if (!detail::sweepStep(handle_, opt.acceleration != Acceleration::None ? &proposal : nullptr))
+      throw std::runtime_error("GPU backend: sweep failed");
     StepCoefficients k;
     if (opt.acceleration != Acceleration::None) {
       double s[6];
@@ -132,7 +136,8 @@ SolveStats DeviceSolver::minimise(const DeformableModel& m, const SolveOptions& 
     }
     double stepMax = 0;
     if (!detail::applyStep(handle_, k.alpha, k.beta, &stepMax)) throw std::runtime_error("GPU backend: step failed");
-    if (recordIteration(opt, it, stepMax / m.extent, none, st)) break;
+    const double taken = stepMax / m.extent;
+    if (recordIteration(opt, it, std::max(taken, std::min(proposal / m.extent, opt.divergenceStep)), none, st)) break;
   }
   if (!detail::getPositions(handle_, x.data())) throw std::runtime_error("GPU backend: download failed");
   st.finalEnergy = incrementalEnergy(m, z, x);

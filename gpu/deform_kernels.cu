@@ -43,6 +43,7 @@ struct Device {
   double* sums = nullptr;                  // (9) model sums: 6 vertex terms, then 3 element terms
   double* modal = nullptr;                 // (T)
   unsigned long long* stepMax = nullptr;   // bit pattern of a non-negative double
+  unsigned long long* proposalMax = nullptr;  // the same for the sweep's own step d
   std::vector<void*> owned;
 };
 
@@ -251,6 +252,14 @@ __global__ void modelVertexKernel(int nv, double invH2, const double* mass, cons
   blockSumAtomic<6>(v, sums);
 }
 
+/// max ‖d_i‖ of the sweep's step (before the step control).
+__global__ void stepNormKernel(int nv, const double* d, unsigned long long* out) {
+  const int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= nv) return;
+  const double n = sqrt(d[3 * v] * d[3 * v] + d[3 * v + 1] * d[3 * v + 1] + d[3 * v + 2] * d[3 * v + 2]);
+  atomicMax(out, static_cast<unsigned long long>(__double_as_longlong(n)));
+}
+
 /// s = αd + βp, x += s, p = s, max ‖s_i‖.
 __global__ void combineKernel(int nv, double alpha, double beta, double* x, const double* d, double* p,
                               unsigned long long* stepMax) {
@@ -282,7 +291,7 @@ void* create(const DeviceInputs& in, const char** error) {
             upload(*d, d->incLocal, in.incLocal, 4 * nt) && alloc(*d, d->x, 3 * nv) && alloc(*d, d->z, 3 * nv) &&
             alloc(*d, d->dx, 3 * nv) && alloc(*d, d->gE, 12 * nt) && alloc(*d, d->HE, 144 * nt) &&
             alloc(*d, d->G, 3 * nv) && alloc(*d, d->prev, 3 * nv) && alloc(*d, d->sums, 9) &&
-            alloc(*d, d->stepMax, 1);
+            alloc(*d, d->stepMax, 1) && alloc(*d, d->proposalMax, 1);
   if (ok && in.method == 1) {
     const size_t nc = in.cubOffset[nv];
     ok = upload(*d, d->cubOffset, in.cubOffset, nv + 1) && upload(*d, d->cubTet, in.cubTet, nc) &&
@@ -333,9 +342,9 @@ void launchSweep(Device* d) {
   vertexKernel<<<blocks(in.nv), kBlock>>>(va);
 }
 
-bool readStepMax(Device* d, double* out) {
+bool readStepMax(const unsigned long long* src, double* out) {
   unsigned long long bits = 0;
-  if (cudaMemcpy(&bits, d->stepMax, sizeof(bits), cudaMemcpyDeviceToHost) != cudaSuccess) return false;
+  if (cudaMemcpy(&bits, src, sizeof(bits), cudaMemcpyDeviceToHost) != cudaSuccess) return false;
   static_assert(sizeof(double) == sizeof(bits));
   memcpy(out, &bits, sizeof(double));
   return true;
@@ -343,9 +352,14 @@ bool readStepMax(Device* d, double* out) {
 
 }  // namespace
 
-bool sweepStep(void* handle) {
-  launchSweep(static_cast<Device*>(handle));
-  return cudaGetLastError() == cudaSuccess;
+bool sweepStep(void* handle, double* proposalMax) {
+  auto* d = static_cast<Device*>(handle);
+  launchSweep(d);
+  if (proposalMax) {
+    cudaMemsetAsync(d->proposalMax, 0, sizeof(unsigned long long));
+    stepNormKernel<<<blocks(d->in.nv), kBlock>>>(d->in.nv, d->dx, d->proposalMax);
+  }
+  return cudaGetLastError() == cudaSuccess && (!proposalMax || readStepMax(d->proposalMax, proposalMax));
 }
 
 bool modelSums(void* handle, double sums[6]) {
@@ -371,7 +385,7 @@ bool applyStep(void* handle, double alpha, double beta, double* stepMax) {
   auto* d = static_cast<Device*>(handle);
   cudaMemsetAsync(d->stepMax, 0, sizeof(unsigned long long));
   combineKernel<<<blocks(d->in.nv), kBlock>>>(d->in.nv, alpha, beta, d->x, d->dx, d->prev, d->stepMax);
-  return cudaGetLastError() == cudaSuccess && readStepMax(d, stepMax);
+  return cudaGetLastError() == cudaSuccess && readStepMax(d->stepMax, stepMax);
 }
 
 bool getPositions(void* handle, double* x) {
@@ -401,7 +415,7 @@ double sweeps(void* handle, int count, double* xOut, double* dxOut, double* last
   const size_t n = 3 * size_t(in.nv);
   if (xOut && cudaMemcpy(xOut, d->x, n * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess) return -1;
   if (dxOut && cudaMemcpy(dxOut, d->dx, n * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess) return -1;
-  if (lastStepMax && !readStepMax(d, lastStepMax)) return -1;
+  if (lastStepMax && !readStepMax(d->stepMax, lastStepMax)) return -1;
   return ms;
 }
 

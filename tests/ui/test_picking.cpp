@@ -26,7 +26,7 @@ void TestPicking::rayAgreesWithTheProjectionMatrix() {
   cam.elevation = 0.4;
   const double w = 800, h = 600;
   const Eigen::Matrix4f pv = cam.projectionMatrix(w / h, 1.0) * cam.viewMatrix();
-  for (const Eigen::Vector3d p : {Eigen::Vector3d(0.3, -0.2, 0.1), Eigen::Vector3d(0.5, 0.1, -0.3), Eigen::Vector3d(-0.4, 0.2, 0.6)}) {
+  for (const Eigen::Vector3d& p : {Eigen::Vector3d(0.3, -0.2, 0.1), Eigen::Vector3d(0.5, 0.1, -0.3), Eigen::Vector3d(-0.4, 0.2, 0.6)}) {
     // Reference: clip coordinates of the GL matrices → pixel.
     const Eigen::Vector4f c = pv * Eigen::Vector4f(p.x(), p.y(), p.z(), 1);
     const Eigen::Vector2d ref((c.x() / c.w() + 1) * w / 2, (1 - c.y() / c.w()) * h / 2);
