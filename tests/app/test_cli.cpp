@@ -38,6 +38,21 @@ Run runCli(const QStringList& args) {
 
 QString example(const char* name) { return QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/") + name; }
 
+/// A copy of the flexible-link example in dir whose part's `"solver": "newton"` is replaced by
+/// `solverKeys`; its path, or an empty string when it cannot be made.
+QString strapWithSolver(const QTemporaryDir& dir, const char* solverKeys) {
+  QFile in(example("deform-flexible-link.json"));
+  if (!in.open(QIODevice::ReadOnly)) return {};
+  QString text = QString::fromUtf8(in.readAll());
+  const QString from = QStringLiteral("\"solver\": \"newton\"");
+  if (!text.contains(from)) return {};
+  text.replace(from, QString::fromUtf8(solverKeys));
+  const QString path = dir.filePath("strap-jgs2.json");
+  QFile out(path);
+  if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0) return {};
+  return path;
+}
+
 }  // namespace
 
 class TestCli : public QObject {
@@ -143,16 +158,8 @@ class TestCli : public QObject {
     // "jgs2-jacobi" with "stepControl": "none"); --method overrides the file for every part. Both
     // runs write the CSV of docs/deform.md and end with the attachment error 0.
     QTemporaryDir dir;
-    QFile in(example("deform-flexible-link.json"));
-    QVERIFY(in.open(QIODevice::ReadOnly));
-    QString text = QString::fromUtf8(in.readAll());
-    QVERIFY(text.contains(QStringLiteral("\"solver\": \"newton\"")));
-    text.replace(QStringLiteral("\"solver\": \"newton\""), QStringLiteral("\"solver\": \"jgs2-jacobi\", \"stepControl\": \"none\""));
-    const QString jgs2File = dir.filePath("strap-jgs2.json");
-    QFile out(jgs2File);
-    QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(text.toUtf8());
-    out.close();
+    const QString jgs2File = strapWithSolver(dir, "\"solver\": \"jgs2-jacobi\", \"stepControl\": \"none\"");
+    QVERIFY(!jgs2File.isEmpty());
     const QString csv = dir.filePath("strap.csv");
     struct Case {
       QStringList args;
@@ -191,15 +198,8 @@ class TestCli : public QObject {
     QCOMPARE(info.exitCode, 0);
     const bool device = info.out.contains("CUDA backend: built") && !info.out.contains("no device found");
     QTemporaryDir dir;
-    QFile in(example("deform-flexible-link.json"));
-    QVERIFY(in.open(QIODevice::ReadOnly));
-    QString text = QString::fromUtf8(in.readAll());
-    text.replace(QStringLiteral("\"solver\": \"newton\""), QStringLiteral("\"solver\": \"jgs2-jacobi\""));
-    const QString jgs2File = dir.filePath("strap-jgs2.json");
-    QFile out(jgs2File);
-    QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(text.toUtf8());
-    out.close();
+    const QString jgs2File = strapWithSolver(dir, "\"solver\": \"jgs2-jacobi\"");
+    QVERIFY(!jgs2File.isEmpty());
     const QString csv = dir.filePath("strap.csv");
     const QStringList run = {"--t-end", "0.03", "--dt", "0.01", "--out", csv};
     const QString newtonFile = example("deform-flexible-link.json");
