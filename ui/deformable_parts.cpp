@@ -56,9 +56,15 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
         p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.model));
 #ifdef MECHSIM_HAVE_CUDA
-      // The CUDA backend when a device is present and runs the part's solver (the Jacobi sweeps).
-      if (gpu::deviceCount() > 0 && gpu::unsupportedReason(p.model, p.jgs2.get(), p.opt).empty())
-        p.device = std::make_shared<gpu::DeviceSolver>(p.model, p.jgs2.get(), p.opt.method);
+      // The CUDA backend when a device is present and runs the part's solver (the Jacobi sweeps);
+      // a failed upload (device memory) leaves the part on the CPU.
+      if (gpu::deviceCount() > 0 && gpu::unsupportedReason(p.model, p.jgs2.get(), p.opt).empty()) {
+        try {
+          p.device = std::make_shared<gpu::DeviceSolver>(p.model, p.jgs2.get(), p.opt.method);
+        } catch (const std::exception&) {
+          p.device.reset();
+        }
+      }
 #endif
       p.rest = deform::restPositions(p.model);
       p.x = p.rest;

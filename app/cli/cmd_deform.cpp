@@ -157,11 +157,16 @@ int cmdDeform(const Args& argsIn) {
         std::string why = gpu::deviceCount() == 0 ? gpu::deviceDescription()
                                                   : gpu::unsupportedReason(p.m, p.jgs2.get(), p.opt);
         if (why.empty()) {
-          p.device = std::make_unique<gpu::DeviceSolver>(p.m, p.jgs2.get(), p.opt.method);
-          backend = "cuda";
-        } else if (backendS == "cuda") {
+          try {  // an upload that fails (device memory) leaves the part on the CPU under auto
+            p.device = std::make_unique<gpu::DeviceSolver>(p.m, p.jgs2.get(), p.opt.method);
+            backend = "cuda";
+          } catch (const std::exception& e) {
+            why = e.what();
+          }
+        }
+        if (!why.empty() && backendS == "cuda") {
           throw std::runtime_error("part \"" + p.name + "\": --backend cuda: " + why);
-        } else if (gpu::deviceCount() > 0) {
+        } else if (!why.empty() && gpu::deviceCount() > 0) {
           std::fprintf(stderr, "mechsim-cli: deform: part \"%s\" runs on the CPU: %s\n", p.name.c_str(), why.c_str());
         }
       }
