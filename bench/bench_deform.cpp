@@ -111,6 +111,28 @@ struct MethodSpec {
   std::string label = "";          // variant column override
 };
 
+/// Runs `steps` steps of `minimise` (a solver of one step's E, CPU or device) from (x0, v0) at
+/// time t0 and fills r's iterations per step, time per iteration, converged steps and the first
+/// step's error against xRef. A diverged or capped step ends the trajectory.
+void runSteps(const Scene& s, const Minimiser& minimise, const VecX& x0, const VecX& v0, double t0, int steps,
+              const VecX& xRef, Row& r) {
+  VecX x = x0, v = v0;
+  int its = 0, conv = 0;
+  double secs = 0;
+  for (int k = 0; k < steps; ++k) {
+    const SolveStats st = stepImplicitEuler(s.model, minimise, x, v, posesAt(s, t0 + (k + 1) * s.model.h));
+    its += st.iterations;
+    secs += st.seconds;
+    conv += st.converged ? 1 : 0;
+    if (k == 0) r.error = x.allFinite() ? (x - xRef).norm() / std::max(1e-300, (xRef - x0).norm()) : INFINITY;
+    if (!st.converged) break;
+  }
+  r.steps = steps;
+  r.iterations = double(its) / std::max(1, conv == steps ? steps : conv + 1);
+  r.timePerIteration = its > 0 ? secs / its : 0;
+  r.converged = conv;
+}
+
 /// Runs `steps` steps of one method from (x0, v0) at time t0; fills iterations, time, convergence
 /// and the first step's error against xRef.
 Row runMethod(const Scene& s, const Jgs2Data* jgs2, const MethodSpec& ms, const VecX& x0, const VecX& v0, double t0,
@@ -130,17 +152,8 @@ Row runMethod(const Scene& s, const Jgs2Data* jgs2, const MethodSpec& ms, const 
   o.coarse = ms.coarse;
   if (ms.data) jgs2 = ms.data;
   if (!ms.label.empty()) r.variant = ms.label;
-  VecX x = x0, v = v0;
-  int its = 0, conv = 0;
-  double secs = 0;
-  for (int k = 0; k < steps; ++k) {
-    const SolveStats st = stepImplicitEuler(s.model, jgs2, o, x, v, posesAt(s, t0 + (k + 1) * s.model.h));
-    its += st.iterations;
-    secs += st.seconds;
-    conv += st.converged ? 1 : 0;
-    if (k == 0) r.error = x.allFinite() ? (x - xRef).norm() / std::max(1e-300, (xRef - x0).norm()) : INFINITY;
-    if (!st.converged) break;  // a diverged or capped method does not continue its trajectory
-  }
+  runSteps(
+      s, [&](const VecX& z, VecX& xs) { return minimise(s.model, jgs2, o, z, xs); }, x0, v0, t0, steps, xRef, r);
   // Second measurement: iterations of the first step until the error against Newton's solution
   // drops below 1e-3 (JGS2 Fig. 2's measure), whatever ‖Δx‖ does.
   {
@@ -154,10 +167,6 @@ Row runMethod(const Scene& s, const Jgs2Data* jgs2, const MethodSpec& ms, const 
     r.itErr = st.iterations;
     r.errReached = st.converged;
   }
-  r.steps = steps;
-  r.iterations = double(its) / std::max(1, conv == steps ? steps : conv + 1);
-  r.timePerIteration = its > 0 ? secs / its : 0;
-  r.converged = conv;
   return r;
 }
 
@@ -347,25 +356,10 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
           o.maxIterations = vbdCap;
           Row r;
           r.method = name;
-          VecX xd = x, vd = v;
-          int its = 0, conv = 0;
-          double secs = 0;
-          for (int k = 0; k < steps; ++k) {
-            const SolveStats st = stepImplicitEuler(
-                m, [&](const VecX& z, VecX& xs) { return ds.minimise(m, o, z, xs); }, xd, vd,
-                posesAt(s, t + (k + 1) * m.h));
-            its += st.iterations;
-            secs += st.seconds;
-            conv += st.converged ? 1 : 0;
-            if (k == 0) r.error = xd.allFinite() ? (xd - xRef).norm() / std::max(1e-300, (xRef - x).norm()) : INFINITY;
-            if (!st.converged) break;
-          }
+          runSteps(
+              s, [&](const VecX& z, VecX& xs) { return ds.minimise(m, o, z, xs); }, x, v, t, steps, xRef, r);
           r.caseName = cn.str();
           r.variant = "subspace";
-          r.iterations = double(its) / std::max(1, conv == steps ? steps : conv + 1);
-          r.timePerIteration = its > 0 ? secs / its : 0;
-          r.converged = conv;
-          r.steps = steps;
           r.stiffness = stiff;
           r.tets = m.tetCount();
           r.precompute = method == Method::Jgs2Jacobi ? jgs2.totalSeconds : 0;

@@ -61,8 +61,7 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       if (gpu::deviceCount() > 0 && gpu::unsupportedReason(p.model, p.jgs2.get(), p.opt).empty()) {
         try {
           p.device = std::make_shared<gpu::DeviceSolver>(p.model, p.jgs2.get(), p.opt.method);
-        } catch (const std::exception&) {
-          p.device.reset();
+        } catch (const std::exception&) {  // p.device stays null: the CPU steps the part
         }
       }
 #endif
