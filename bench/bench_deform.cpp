@@ -22,6 +22,9 @@
 // coarse part with the current Hessian (Jgs2Coarse::Galerkin).
 // The GPU backend (gpu/) adds rows with backend = cuda when a device is present: 50 timed Jacobi
 // sweeps (device time per sweep) and whole solves with the subspace step control (DeviceSolver).
+// The text output ends with the CPU loops' thread scaling (core/deform/parallel.h): on the 20×
+// cantilever, the precomputation and ms per iteration of each method on one thread and on all,
+// in the same run (the results are bit-identical, so the iteration counts are the same).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "bench/bench.h"
+#include "core/deform/parallel.h"
 #include "core/deform/solver.h"
 #ifdef MECHSIM_HAVE_CUDA
 #include "gpu/deform_gpu.h"
@@ -263,6 +267,70 @@ void printGoals(std::ostream& out, const std::vector<Row>& rows) {
 
 }  // namespace
 
+/// The CPU loops on one thread against all threads (parallel.h), on the 20× cantilever: JGS2's
+/// precomputation (256 modes) and ms per iteration of every method, one step each.
+void printThreadScaling(std::ostream& out, bool quick) {
+  const int all = threadCount();
+  out << "\nCPU threads (cantilever-20x): ";
+  if (all < 2) {
+    out << "one thread only on this machine\n";
+    return;
+  }
+  Scene s = makeScene("cantilever", 20, quick);
+  const DeformableModel& m = s.model;
+  std::cerr << "bench deform: thread scaling (" << m.tetCount() << " tets) ...\n";
+  VecX x = restPositions(m), v = VecX::Zero(x.size());
+  SolveOptions on;
+  on.tolerance = 1e-8;
+  for (int k = 0; k < 3; ++k) stepImplicitEuler(m, nullptr, on, x, v);
+  VecX xRef = x, vRef = v;
+  on.tolerance = 1e-10;
+  stepImplicitEuler(m, nullptr, on, xRef, vRef);
+  Jgs2Options jo;
+  jo.modalModes = kModalModes;
+  double pre[2];
+  Jgs2Data data;
+  for (int k = 0; k < 2; ++k) {
+    setThreadCount(k == 0 ? 1 : all);
+    data = precomputeJgs2(m, jo);
+    pre[k] = data.totalSeconds;
+  }
+  const std::string large = "modal" + std::to_string(kModalModes) + "+subspace";
+  const std::vector<MethodSpec> methods = {
+      {"newton", Method::Newton, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, 100},
+      {"vbd", Method::Vbd, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, 200},
+      {"jacobi", Method::Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, 200},
+      {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, 200, false,
+       Acceleration::Subspace, Jgs2Coarse::Rest, nullptr, large},
+      {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, 200, false,
+       Acceleration::Subspace, Jgs2Coarse::Rest, nullptr, large},
+  };
+  out << m.tetCount() << " tets, 1 thread against " << all << " (newton's factorisation runs on OpenBLAS's own "
+      << "threads in both)\n";
+  out << std::left << std::setw(14) << "method" << std::setw(20) << "variant" << std::right << std::setw(8) << "it"
+      << std::setw(12) << "ms/it 1t" << std::setw(12) << ("ms/it " + std::to_string(all) + "t") << std::setw(10)
+      << "speed-up" << "\n";
+  for (const MethodSpec& ms : methods) {
+    Row r[2];
+    for (int k = 0; k < 2; ++k) {
+      setThreadCount(k == 0 ? 1 : all);
+      r[k] = runMethod(s, &data, ms, x, v, 3 * m.h, 1, xRef, 1);
+    }
+    out << std::left << std::setw(14) << ms.name << std::setw(20) << r[0].variant << std::right << std::fixed
+        << std::setprecision(0) << std::setw(8) << r[0].iterations << std::setprecision(2) << std::setw(12)
+        << 1e3 * r[0].timePerIteration
+        << std::setw(12) << 1e3 * r[1].timePerIteration << std::setw(9)
+        << r[0].timePerIteration / std::max(1e-12, r[1].timePerIteration) << "x"
+        << (r[0].iterations != r[1].iterations ? "  (iterations differ!)" : "") << "\n";
+    out.unsetf(std::ios::fixed);
+  }
+  out << std::left << std::setw(14) << "precompute" << std::setw(20) << ("modal" + std::to_string(kModalModes))
+      << std::right << std::setw(8) << "" << std::fixed << std::setprecision(2) << std::setw(11) << pre[0] << "s"
+      << std::setw(11) << pre[1] << "s" << std::setw(9) << pre[0] / std::max(1e-12, pre[1]) << "x\n";
+  out.unsetf(std::ios::fixed);
+  setThreadCount(0);
+}
+
 int runDeform(std::ostream& out, bool csv, bool quick) {
   std::vector<Row> rows;
   const int warmSteps = 3, steps = quick ? 1 : 2;
@@ -469,6 +537,7 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
 #else
     out << "GPU rows: none (built without CUDA)\n";
 #endif
+    printThreadScaling(out, quick);
   }
   return 0;
 }

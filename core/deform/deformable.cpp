@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/deform/parallel.h"
+
 namespace mechsim::deform {
 
 DeformableModel makeDeformableModel(TetMesh mesh, const Material& material, double h, const Vec3& gravity,
@@ -84,26 +86,26 @@ void evalElements(const DeformableModel& m, const VecX& x, ElementCache& c, bool
   if (hessian) c.H.resize(144 * std::size_t(nt));
   const int kind = m.material.kind;
   const double mu = m.mu(), lam = m.lambda();
-  double energy = 0;
-  for (int t = begin; t < end; ++t) {
+  c.elasticEnergy = detail::parallelSum(end - begin, detail::kParallelTets, [&](int k) {
+    const int t = begin + k;
     double xe[12];
     gatherTet(m, x, t, xe);
-    energy += hd::elementEval(kind, mu, lam, m.volume[t], &m.Bm[9 * t], xe, &c.g[12 * std::size_t(t)],
-                              hessian ? &c.H[144 * std::size_t(t)] : nullptr, project);
-  }
-  c.elasticEnergy = energy;
+    return hd::elementEval(kind, mu, lam, m.volume[t], &m.Bm[9 * t], xe, &c.g[12 * std::size_t(t)],
+                           hessian ? &c.H[144 * std::size_t(t)] : nullptr, project);
+  });
 }
 
 void evalElementList(const DeformableModel& m, const VecX& x, ElementCache& c, const std::vector<int>& tets,
                      bool hessian, bool project) {
   const int kind = m.material.kind;
   const double mu = m.mu(), lam = m.lambda();
-  for (int t : tets) {
+  detail::parallelFor(static_cast<int>(tets.size()), detail::kParallelTets, [&](int k) {
+    const int t = tets[k];
     double xe[12];
     gatherTet(m, x, t, xe);
     hd::elementEval(kind, mu, lam, m.volume[t], &m.Bm[9 * t], xe, &c.g[12 * std::size_t(t)],
                     hessian ? &c.H[144 * std::size_t(t)] : nullptr, project);
-  }
+  });
 }
 
 double incrementalEnergy(const DeformableModel& m, const VecX& z, const VecX& x) {
@@ -112,11 +114,11 @@ double incrementalEnergy(const DeformableModel& m, const VecX& z, const VecX& x)
   for (int v = 0; v < m.vertexCount(); ++v) e += 0.5 * invH2 * m.mass[v] * (x.segment<3>(3 * v) - z.segment<3>(3 * v)).squaredNorm();
   const int kind = m.material.kind;
   const double mu = m.mu(), lam = m.lambda();
-  for (int t = 0; t < m.tetCount(); ++t) {
+  e += detail::parallelSum(m.tetCount(), detail::kParallelTets, [&](int t) {
     double xe[12], g[12];
     gatherTet(m, x, t, xe);
-    e += hd::elementEval(kind, mu, lam, m.volume[t], &m.Bm[9 * t], xe, g, nullptr, false);
-  }
+    return hd::elementEval(kind, mu, lam, m.volume[t], &m.Bm[9 * t], xe, g, nullptr, false);
+  });
   return e + handleEnergy(m.handles, x);
 }
 
@@ -177,7 +179,7 @@ double normalisedStep(const DeformableModel& m, const VecX& dx) {
 void vertexRotations(const DeformableModel& m, const VecX& x, std::vector<double>& R) {
   const int nv = m.vertexCount();
   R.resize(9 * std::size_t(nv));
-  for (int v = 0; v < nv; ++v) {
+  detail::parallelFor(nv, detail::kParallelLight / 8, [&](int v) {
     double Fsum[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int k = m.incidence.offset[v]; k < m.incidence.offset[v + 1]; ++k) {
       const int t = m.incidence.tet[k];
@@ -188,7 +190,7 @@ void vertexRotations(const DeformableModel& m, const VecX& x, std::vector<double
       for (int q = 0; q < 9; ++q) Fsum[q] += m.volume[t] * F[q];
     }
     hd::polarRotation(Fsum, &R[9 * std::size_t(v)]);
-  }
+  });
 }
 
 }  // namespace mechsim::deform

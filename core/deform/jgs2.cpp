@@ -98,14 +98,13 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
   // Modal coefficients of the current residual, in the rest frame (Rᵀ g).
   auto modalCoefficients = [&](const std::vector<double>& G) {
     if (form != Jgs2RhsForm::Modal) return;
-    std::fill(modal.begin(), modal.end(), 0.0);
-    for (int a = 0; a < nv; ++a) {
-      if (m.prescribed[a]) continue;
+    detail::parallelSumVector(nv, T, detail::kParallelLight / 16, modal, [&](int a, double* acc) {
+      if (m.prescribed[a]) return;
       double gr[3];
       hd::matTVec(&R[9 * std::size_t(a)], &G[3 * std::size_t(a)], gr);
       const double *p0 = modeRow(a, 0), *p1 = modeRow(a, 1), *p2 = modeRow(a, 2);
-      for (int t = 0; t < T; ++t) modal[t] += p0[t] * gr[0] + p1[t] * gr[1] + p2[t] * gr[2];
-    }
+      for (int t = 0; t < T; ++t) acc[t] += p0[t] * gr[0] + p1[t] * gr[1] + p2[t] * gr[2];
+    });
     for (int t = 0; t < T; ++t) modal[t] /= jgs2->modeValues[t];
   };
   auto prepare = [&](const VecX& xc, const ElementCache& c, const std::vector<double>& G) {
@@ -130,21 +129,23 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
   auto coarse = [&](VecX& xc, const ElementCache&, const std::vector<double>&) {
     if (form != Jgs2RhsForm::Modal || T == 0) return false;
     if (coarseActive) {
-      double s[3], r[3];
-      for (int i : m.freeVertices) {
+      detail::parallelFor(m.freeCount(), detail::kParallelHeavy, [&](int q) {
+        const int i = m.freeVertices[q];
+        double s[3], r[3];
         coarseSpace.vertexStep(i, coarseCoef, s, r);
         for (int k = 0; k < 3; ++k) xc[3 * i + k] -= s[k];
-      }
+      });
       coarseCoef.setZero();  // the colours see no coarse part any more
       return true;
     }
-    for (int i : m.freeVertices) {
+    detail::parallelFor(m.freeCount(), detail::kParallelHeavy, [&](int q) {
+      const int i = m.freeVertices[q];
       double nlow[3] = {0, 0, 0}, nl[3];
       for (int t = 0; t < T; ++t)
         for (int r = 0; r < 3; ++r) nlow[r] += modal[t] * modeRow(i, r)[t];
       hd::matVec(&R[9 * std::size_t(i)], nlow, nl);
       for (int r = 0; r < 3; ++r) xc[3 * i + r] -= nl[r];
-    }
+    });
     modalApplied = true;  // the colours see no modal part any more
     return true;
   };

@@ -26,6 +26,7 @@
 #include <stdexcept>
 
 #include "core/deform/nnls.h"
+#include "core/deform/parallel.h"
 #include "core/deform/solver.h"
 
 namespace mechsim::deform {
@@ -119,30 +120,22 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   }
   d.restSchur.assign(9 * std::size_t(nv), 0.0);
   if (opt.denseBasis) d.dense.assign(nv, MatX());
-  double residualSum = 0;
   double basisTime = 0, trainTime = 0;
-  // The solves H̄⁻¹ S_iᵀ are done for a block of free vertices at once: one supernodal solve with
-  // 3B right-hand sides runs as matrix–matrix products (BLAS 3): with OpenBLAS, 4× faster than one
-  // solve per vertex on the 12k-tet beam (2.8 s against 11.3 s). B is capped so that the block's
-  // n × 3B doubles stay near 32 MB.
-  const int block = std::max(1, std::min(64, static_cast<int>(32e6 / 8 / 3 / std::max(1, n))));
-  MatX St, Yblock;
-  int blockFirst = 0, blockEnd = 0;  // free indices [blockFirst, blockEnd) solved in Yblock
-  std::vector<int> incidentMark(nt, -1);
-  for (int v = 0; v < nv; ++v) {
-    d.offset[v + 1] = d.offset[v];
-    const int k = m.freeIndex[v];
-    if (k < 0) continue;
-    // 2. Eq. (23): Ū_i = Y (S_i Y)⁻¹ with Y = H̄⁻¹ S_iᵀ.
-    t = Clock::now();
-    if (k >= blockEnd) {  // free indices follow vertex order, so blocks are consecutive
-      blockFirst = k;
-      blockEnd = std::min(nf, k + block);
-      St = MatX::Zero(n, 3 * (blockEnd - blockFirst));
-      for (int j = blockFirst; j < blockEnd; ++j) St.block<3, 3>(3 * j, 3 * (j - blockFirst)).setIdentity();
-      Yblock = llt.solve(St);
-    }
-    const auto Y = Yblock.middleCols(3 * (k - blockFirst), 3);
+  const bool elementTraining = opt.rhsForm != Jgs2RhsForm::Residual;
+  // One vertex's cubature: its elements, their weights and rest-frame blocks [Ū_i]_e (12 × 3,
+  // row-major by vertex of e), and the relative training residual.
+  struct VertexCubature {
+    std::vector<int> tet;
+    std::vector<double> weight, basis;
+    double residual = 0;
+  };
+  std::vector<double> residual(nf, 0.0);
+  std::vector<int> count(nv, 0);
+
+  // 2 + 4 for the free vertex with free index k, whose Y = H̄⁻¹ S_iᵀ is Y (n × 3).
+  auto vertexSubspace = [&](int k, const Eigen::Ref<const MatX>& Y, VertexCubature& out) {
+    const int v = m.freeVertices[k];
+    // 2. Eq. (23): Ū_i = Y (S_i Y)⁻¹.
     const Mat3 SY = Y.block<3, 3>(3 * k, 0);
     const Mat3 Sc = SY.inverse();  // Sc̄_i = (S_i H̄⁻¹ S_iᵀ)⁻¹ = −Ḡ_i
     const MatX Uf = Y * Sc;        // free-DOF rows of Ū_i
@@ -159,10 +152,8 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
         if (m.freeIndex[a] >= 0) U.block<3, 3>(3 * a, 0) = Uf.block<3, 3>(3 * m.freeIndex[a], 0);
       d.dense[v] = std::move(U);
     }
-    basisTime += since(t);
 
     // 4. Cubature training (Eq. 18).
-    t = Clock::now();
     // Targets g̃_i(t) = Ū_iᵀ g(t) − g_i(t), normalised per pose.
     // Ū_iᵀ H̄ φ_t = Sc̄_i S_i φ_t, since H̄ Ū_i = S_iᵀ Sc̄_i (Eq. 23): O(T) instead of O(nT).
     const MatX full = Sc * modes.block(3 * k, 0, 3, nModes);  // 3 × T
@@ -188,7 +179,6 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
       }
       return col;
     };
-    const bool elementTraining = opt.rhsForm != Jgs2RhsForm::Residual;
     if (elementTraining) {
       // Remote share of the exact complement gradient: the total minus the incident elements.
       VecX incident = VecX::Zero(3 * nModes);
@@ -213,7 +203,13 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
       }
       return col;
     };
-    for (int q = m.incidence.offset[v]; q < m.incidence.offset[v + 1]; ++q) incidentMark[m.incidence.tet[q]] = v;
+    auto incidentToV = [&](int e) {
+      for (int q = m.incidence.offset[v]; q < m.incidence.offset[v + 1]; ++q)
+        if (m.incidence.tet[q] == e) return true;
+      return false;
+    };
+    // The candidates are drawn from a generator seeded by the vertex: the same cubature for any
+    // thread count.
     std::mt19937 rng(opt.seed * 7919u + static_cast<unsigned>(v));
     std::uniform_int_distribution<int> pick(0, nt - 1);
     std::vector<int> chosen;
@@ -229,7 +225,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
       VecX bestCol;
       for (int tries = 0; tries < opt.candidatesPerRound; ++tries) {
         const int e = pick(rng);
-        if (incidentMark[e] == v || std::find(chosen.begin(), chosen.end(), e) != chosen.end()) continue;
+        if (incidentToV(e) || std::find(chosen.begin(), chosen.end(), e) != chosen.end()) continue;
         const VecX col = column(e);
         const double score = col.dot(r);
         if (score > bestScore) {
@@ -245,7 +241,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
       w = nnls(A, target);
       r = target - A * w;
     }
-    residualSum += bnorm > 0 ? r.norm() / bnorm : 0.0;
+    out.residual = bnorm > 0 ? r.norm() / bnorm : 0.0;
     if (elementTraining)  // incident elements enter exactly (weight 1)
       for (int q = m.incidence.offset[v]; q < m.incidence.offset[v + 1]; ++q) {
         chosen.push_back(m.incidence.tet[q]);
@@ -255,17 +251,47 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     for (std::size_t q = 0; q < chosen.size(); ++q) {
       if (!(w[static_cast<Eigen::Index>(q)] > 0)) continue;
       const int e = chosen[q];
-      d.tet.push_back(e);
-      d.weight.push_back(w[static_cast<Eigen::Index>(q)]);
+      out.tet.push_back(e);
+      out.weight.push_back(w[static_cast<Eigen::Index>(q)]);
       for (int a = 0; a < 4; ++a) {
         const Mat3 Ua = Ublock(m.mesh.tets[e][a]);
         for (int rr = 0; rr < 3; ++rr)
-          for (int col = 0; col < 3; ++col) d.basis.push_back(Ua(rr, col));
+          for (int col = 0; col < 3; ++col) out.basis.push_back(Ua(rr, col));
       }
-      ++d.offset[v + 1];
+    }
+  };
+
+  // The solves H̄⁻¹ S_iᵀ are done for a block of free vertices at once: one supernodal solve with
+  // 3B right-hand sides runs as matrix–matrix products (BLAS 3): with OpenBLAS, 4× faster than one
+  // solve per vertex on the 12k-tet beam (2.8 s against 11.3 s). B is capped so that the block's
+  // n × 3B doubles stay near 32 MB. The block's vertices are then trained in parallel (parallel.h)
+  // and their cubatures appended in vertex order (free indices follow vertex order).
+  const int block = std::max(1, std::min(64, static_cast<int>(32e6 / 8 / 3 / std::max(1, n))));
+  MatX St, Yblock;
+  std::vector<VertexCubature> out;
+  for (int blockFirst = 0; blockFirst < nf; blockFirst += block) {
+    const int blockEnd = std::min(nf, blockFirst + block), size = blockEnd - blockFirst;
+    t = Clock::now();
+    St = MatX::Zero(n, 3 * size);
+    for (int j = blockFirst; j < blockEnd; ++j) St.block<3, 3>(3 * j, 3 * (j - blockFirst)).setIdentity();
+    Yblock = llt.solve(St);
+    basisTime += since(t);
+    t = Clock::now();
+    out.assign(size, VertexCubature());
+    detail::parallelForUneven(size, 2, [&](int q) { vertexSubspace(blockFirst + q, Yblock.middleCols(3 * q, 3), out[q]); });
+    for (int q = 0; q < size; ++q) {
+      const VertexCubature& o = out[q];
+      residual[blockFirst + q] = o.residual;
+      count[m.freeVertices[blockFirst + q]] = static_cast<int>(o.tet.size());
+      d.tet.insert(d.tet.end(), o.tet.begin(), o.tet.end());
+      d.weight.insert(d.weight.end(), o.weight.begin(), o.weight.end());
+      d.basis.insert(d.basis.end(), o.basis.begin(), o.basis.end());
     }
     trainTime += since(t);
   }
+  for (int v = 0; v < nv; ++v) d.offset[v + 1] = d.offset[v] + count[v];
+  double residualSum = 0;
+  for (double r : residual) residualSum += r;
   d.rhsForm = opt.rhsForm;
   d.basisSeconds = basisTime;
   d.trainSeconds = trainTime;

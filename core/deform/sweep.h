@@ -1,14 +1,15 @@
 #pragma once
 // core/deform/sweep.h — the sweep driver shared by the per-vertex solvers (VBD-style and JGS2):
 // Jacobi (every vertex from x^k, then all updates at once) or graph-coloured Gauss–Seidel (colour by
-// colour; vertices of one colour share no tet, so they are independent and could run in parallel).
-// Internal to core/deform.
+// colour; vertices of one colour share no tet, so they are independent and run in parallel —
+// parallel.h). Internal to core/deform.
 #include <chrono>
 #include <cmath>
 #include <vector>
 
 #include "core/deform/handle.h"
 #include "core/deform/hd/vertex.h"
+#include "core/deform/parallel.h"
 #include "core/deform/solver.h"
 #include "core/deform/step_control.h"
 
@@ -39,9 +40,9 @@ inline void vertexResiduals(const DeformableModel& m, const VecX& z, const VecX&
     if (m.prescribed[v]) G[3 * v] = G[3 * v + 1] = G[3 * v + 2] = 0;
   };
   if (only)
-    for (int v : *only) one(v);
+    parallelFor(static_cast<int>(only->size()), kParallelLight, [&](int k) { one((*only)[k]); });
   else
-    for (int v = 0; v < m.vertexCount(); ++v) one(v);
+    parallelFor(m.vertexCount(), kParallelLight, one);
 }
 
 /// Per-colour lists: the free vertices of each colour, the tets they touch and the vertices of
@@ -78,7 +79,7 @@ inline double hessianForm(const DeformableModel& m, const ElementCache& c, const
   double s = 0;
   for (int v = 0; v < m.vertexCount(); ++v) s += invH2 * m.mass[v] * d.segment<3>(3 * v).dot(e.segment<3>(3 * v));
   for (const VertexHandle& hd : m.handles) s += hd.stiffness * d.segment<3>(3 * hd.vertex).dot(e.segment<3>(3 * hd.vertex));
-  for (int t = 0; t < m.tetCount(); ++t) {
+  return s + parallelSum(m.tetCount(), kParallelLight, [&](int t) {
     const auto& tet = m.mesh.tets[t];
     double de[12], ee[12];
     for (int a = 0; a < 4; ++a)
@@ -87,14 +88,15 @@ inline double hessianForm(const DeformableModel& m, const ElementCache& c, const
         ee[3 * a + r] = e[3 * tet[a] + r];
       }
     const double* He = &c.H[144 * std::size_t(t)];
+    double st = 0;
     for (int r = 0; r < 12; ++r) {
       if (de[r] == 0) continue;
       double row = 0;
       for (int k = 0; k < 12; ++k) row += He[12 * r + k] * ee[k];
-      s += de[r] * row;
+      st += de[r] * row;
     }
-  }
-  return s;
+    return st;
+  });
 }
 
 /// Global step control (solver.h, Acceleration): replaces the sweep's step d by the minimiser of
@@ -129,7 +131,7 @@ SolveStats runSweeps(const DeformableModel& m, const SolveOptions& opt, const Ve
   const auto t0 = Clock::now();
   SolveStats st;
   ElementCache c;
-  std::vector<double> G, G0;
+  std::vector<double> G, G0, colourStep;
   ColourPlan plan;
   if (gaussSeidel) plan = makeColourPlan(m);
   VecX dx = VecX::Zero(x.size()), prev = VecX::Zero(x.size());
@@ -148,21 +150,28 @@ SolveStats runSweeps(const DeformableModel& m, const SolveOptions& opt, const Ve
       vertexResiduals(m, z, x, c, G);
     }
     if (!gaussSeidel) {
-      for (int i : m.freeVertices) {
+      parallelFor(m.freeCount(), kParallelHeavy, [&](int k) {
+        const int i = m.freeVertices[k];
         double d[3] = {0, 0, 0};
         local(i, x, c, G, d);
         for (int r = 0; r < 3; ++r) dx[3 * i + r] = d[r];
-      }
+      });
       proposal = normalisedStep(m, dx);
       dx = controlStep(m, c, opt.acceleration, G, dx, prev);
       x += dx;
     } else {
       for (int col = 0; col < m.colourCount; ++col) {
-        for (int i : plan.vertices[col]) {
-          double d[3] = {0, 0, 0};
-          local(i, x, c, G, d);
-          for (int r = 0; r < 3; ++r) x[3 * i + r] += d[r];
-        }
+        // The colour's vertices share no tet, so their local solves are independent; the moves
+        // are applied once the colour is solved, so that no solve reads x while another writes it.
+        const std::vector<int>& colour = plan.vertices[col];
+        colourStep.resize(3 * colour.size());
+        parallelFor(static_cast<int>(colour.size()), kParallelHeavy, [&](int k) {
+          double* d = &colourStep[3 * std::size_t(k)];
+          d[0] = d[1] = d[2] = 0;
+          local(colour[k], x, c, G, d);
+        });
+        for (std::size_t k = 0; k < colour.size(); ++k)
+          for (int r = 0; r < 3; ++r) x[3 * colour[k] + r] += colourStep[3 * k + r];
         evalElementList(m, x, c, plan.tets[col], true);
         vertexResiduals(m, z, x, c, G, &plan.touched[col]);
         refresh(x, c, G);
