@@ -312,13 +312,15 @@ class TestDeformSolvers : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, stepImplicitEuler(m, nullptr, o, x, v, {}));
   }
 
-  void struckBarNeverFalselyConverges() {
-    // A 192-tet bar pinned at x = 0 and struck sideways at its free end (v_y = 200 x² m/s): the
-    // Gauss–Seidel JGS2 sweep overshoots colour after colour and the step control cuts its wild
-    // step to almost nothing. The stopping rule must not call that converged (sweep.h: the sweep's
-    // own step counts too). Along Newton's trajectory, every JGS2 solve with step control either
-    // reports no convergence or is within 1 % of Newton's minimiser — with the taken step alone as
-    // the rule, jgs2-gs "converged" after 10 iterations at 14 % error on the first step.
+  void struckBarConvergesToNewtonsMinimiser() {
+    // A 192-tet bar pinned at x = 0 and struck sideways at its free end (v_y = 200 x² m/s; Newton
+    // needs 17–27 iterations per step): along Newton's trajectory, every JGS2 solve with step
+    // control must converge, to Newton's minimiser (relative error < 1e-3).
+    // Two failures this guards against (sweep.h): the Gauss–Seidel sweep overshot colour after
+    // colour and the control cut its step to almost nothing, which the rule on the taken step
+    // alone called "converged" after 10 iterations at 14 % error; and, once that was refused,
+    // jgs2-gs stalled there (200 iterations, 14–36 % error) until its modal coarse step was line
+    // searched before the colours.
     DeformableModel m = cantilever(2e6, 8, 2);
     Jgs2Options jo;
     jo.trainingModes = 16;
@@ -326,12 +328,13 @@ class TestDeformSolvers : public QObject {
     const Jgs2Data d = precomputeJgs2(m, jo);
     VecX x = restPositions(m), v = VecX::Zero(x.size());
     for (int k = 0; k < m.vertexCount(); ++k) v[3 * k + 1] = 200 * m.mesh.vertices[k].x() * m.mesh.vertices[k].x();
-    int converged = 0, refused = 0;
-    for (int step = 0; step < 2; ++step) {
+    for (int step = 0; step < 3; ++step) {
       VecX xr = x, vr = v;
       SolveOptions on;
       on.tolerance = 1e-10;
-      QVERIFY(stepImplicitEuler(m, nullptr, on, xr, vr).converged);
+      const SolveStats sn = stepImplicitEuler(m, nullptr, on, xr, vr);
+      QVERIFY(sn.converged);
+      QVERIFY2(sn.iterations >= 10, qPrintable(QString::number(sn.iterations)));  // a violent step
       for (Method method : {Method::Jgs2GaussSeidel, Method::Jgs2Jacobi})
         for (Acceleration a : {Acceleration::LineSearch, Acceleration::Subspace}) {
           SolveOptions o;
@@ -340,19 +343,18 @@ class TestDeformSolvers : public QObject {
           VecX xs = x, vs = v;
           const SolveStats st = stepImplicitEuler(m, &d, o, xs, vs);
           const double err = (xs - xr).norm() / (xr - x).norm();
-          if (st.converged) {
-            ++converged;
-            QVERIFY2(err < 1e-2, qPrintable(QStringLiteral("%1 + %2, step %3: converged in %4 iterations at error %5")
-                                                .arg(toString(method), toString(a)).arg(step).arg(st.iterations).arg(err)));
-          } else {
-            ++refused;
-          }
+          const QString what = QStringLiteral("%1 + %2, step %3: %4 iterations (converged %5), error %6")
+                                   .arg(toString(method), toString(a))
+                                   .arg(step)
+                                   .arg(st.iterations)
+                                   .arg(st.converged)
+                                   .arg(err);
+          QVERIFY2(st.converged && err < 1e-3, qPrintable(what));
+          qInfo("%s (newton %d)", qPrintable(what), sn.iterations);
         }
       x = xr;
       v = vr;
     }
-    qInfo("struck bar: %d solves converged to Newton's minimiser, %d reported not converged", converged, refused);
-    QVERIFY(converged > 0);
   }
 };
 
