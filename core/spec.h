@@ -201,6 +201,10 @@ struct DeformableSpec {
   // "jacobi", "jgs2-jacobi", "jgs2-gs"; and the per-vertex methods' global step control "none",
   // "line-search", "subspace". Empty: not given (newton; subspace).
   std::string solver, stepControl;
+  // Iteration cap per step and the ‖Δx‖ tolerance (unit-extent normalised) of the step's solve;
+  // 0: not given (the program's default: docs/format.md).
+  int maxIterations = 0;
+  double tolerance = 0;
 };
 
 /// The "contact" section (docs/format.md "Contact"; core/collision, core/contact, the stepper).

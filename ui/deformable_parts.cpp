@@ -48,11 +48,12 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
           p.surfaceIndices.push_back(static_cast<unsigned>(k));
         }
       // The part's solver: the file's, else projected Newton; per-vertex methods with the file's
-      // step control, else the subspace control. Iteration caps per shown frame: Newton converges
-      // in a few iterations; the sweeps need tens (docs/deform.md).
+      // step control, else the subspace control. Iteration caps per shown frame, unless the file
+      // gives one: Newton converges in a few iterations; the sweeps need tens (docs/deform.md).
       p.opt.method = deform::methodFromString(ds.solver).value_or(deform::Method::Newton);
       p.opt.acceleration = deform::accelerationFromString(ds.stepControl).value_or(deform::Acceleration::Subspace);
-      p.opt.maxIterations = p.opt.method == deform::Method::Newton ? 30 : 300;
+      p.opt.maxIterations = ds.maxIterations > 0 ? ds.maxIterations : p.opt.method == deform::Method::Newton ? 30 : 300;
+      if (ds.tolerance > 0) p.opt.tolerance = ds.tolerance;
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
         p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.model));
 #ifdef MECHSIM_HAVE_CUDA
@@ -95,6 +96,7 @@ bool DeformableParts::step(const Model& model, const VecX& q) {
   bool ok = true;
   attachError_ = 0;
   iterations_ = 0;
+  unconverged_ = 0;
   for (Part& p : parts_) {
     VecX x = p.x, v = p.v;
     try {
@@ -113,6 +115,7 @@ bool DeformableParts::step(const Model& model, const VecX& q) {
         ok = false;
         continue;
       }
+      if (!st.converged) ++unconverged_;
     } catch (const std::exception& e) {
       message_ = "deformable part \"" + p.name + "\": " + e.what();
       ok = false;

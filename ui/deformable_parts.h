@@ -81,6 +81,9 @@ class DeformableParts {
   double attachmentError() const { return attachError_; }
   /// Solver iterations of the last step (all parts).
   int iterations() const { return iterations_; }
+  /// Parts whose last step stopped at the solver's iteration cap before ‖Δx‖ met the tolerance
+  /// (the state it reached is kept: finite, and with a step control no higher in energy).
+  int unconverged() const { return unconverged_; }
   /// The solver of part k ("newton", "jgs2-jacobi", ...; core/deform/solver.h names), with
   /// " (cuda)" when the part runs on the CUDA backend.
   std::string solverName(int k) const;
@@ -106,6 +109,7 @@ class DeformableParts {
   std::vector<Pose> poses_;  // (spec bodies) the poses handed to the step
   double attachError_ = 0;
   int iterations_ = 0;
+  int unconverged_ = 0;
   std::string message_;
 };
 

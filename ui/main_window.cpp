@@ -807,8 +807,17 @@ void MainWindow::updateSolverStatus() {
   if (frame_.dynamic && frame_.hasContact)
     solverLabel_->setText(solverLabel_->text() + tr(" · %n contact(s), RES %1", nullptr, static_cast<int>(frame_.contacts.size()))
                                                      .arg(frame_.contactResidual, 0, 'g', 2));
-  if (!frame_.deformables.empty())  // the deformable parts' own solver (docs/deform.md)
+  if (!frame_.deformables.empty()) {  // the deformable parts' own solver (docs/deform.md)
     solverLabel_->setText(solverLabel_->text() + tr(" · deformables: %1, %2 it").arg(qs(frame_.deformSolvers)).arg(frame_.deformIterations));
+    // A step that stopped at the iteration cap is said so (its state is kept: docs/deform.md).
+    if (frame_.deformUnconverged > 0)
+      solverLabel_->setText(solverLabel_->text() + tr(", not converged"));
+  }
+  solverLabel_->setToolTip(frame_.deformUnconverged > 0
+                               ? tr("The last step of %n deformable part(s) stopped at the iteration cap (\"maxIterations\") "
+                                    "before meeting the tolerance; the state it reached is kept.",
+                                    nullptr, frame_.deformUnconverged)
+                               : QString());
   fpsLabel_->setText(tr("%1 fps").arg(fps_, 0, 'f', 0));
   const MobilityReport& m = info_.mobility;
   dofLabel_->setText(info_.model ? tr("DOF %1 (%2 left by drivers) · %3 redundant").arg(m.dof).arg(m.dofDriven).arg(m.redundant.size())

@@ -508,6 +508,7 @@ void SimulationController::publish(bool recorded, bool startsHistory, bool stepP
     const bool stepped = recorded || stepParts;
     if (stepped && !deform_->step(*model_, data_->q) && f.modeMessage.empty()) f.modeMessage = deform_->message();
     f.deformIterations = deform_->iterations();  // of the last step taken
+    f.deformUnconverged = deform_->unconverged();
     std::vector<std::string> solvers;  // each solver named once
     for (int k = 0; k < deform_->count(); ++k) {
       const std::string name = deform_->solverName(k);

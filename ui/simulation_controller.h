@@ -98,6 +98,7 @@ struct Frame {
   std::vector<std::shared_ptr<const std::vector<float>>> deformableStress;
   std::string deformSolvers;           // the parts' solvers ("newton", "jgs2-jacobi, newton", ...)
   int deformIterations = 0;            // their iterations in the last step taken
+  int deformUnconverged = 0;           // parts whose last step stopped at the iteration cap
   bool deformDragging = false;         // a soft handle pulls a deformable part's vertex …
   Vec3 deformPoint = Vec3::Zero();     // … now here (world) …
   Vec3 deformTarget = Vec3::Zero();    // … towards the cursor's target

@@ -167,7 +167,9 @@ class DeformReader : JsonSection {
   void part(const Value& v, const std::string& path) {
     expectKind(v, path, Kind::Object, "a deformable part object");
     record(path, v);
-    checkKeys(v, path, {"name", "mesh", "position", "material", "pinned", "attachments", "solver", "stepControl"},
+    checkKeys(v, path,
+              {"name", "mesh", "position", "material", "pinned", "attachments", "solver", "stepControl",
+               "maxIterations", "tolerance"},
               "a deformable part");
     DeformableSpec d;
     const Value& n = req(v, path, "name", "a unique name");
@@ -224,6 +226,12 @@ class DeformReader : JsonSection {
              "unknown step control \"" + x->string + "\" (expected \"none\", \"line-search\" or \"subspace\")");
       d.stepControl = x->string;
     }
+    if (const Value* x = opt(v, path, "maxIterations")) d.maxIterations = integer(*x, path + ".maxIterations", 1, 100000);
+    if (const Value* x = opt(v, path, "tolerance")) {
+      d.tolerance = number(*x, path + ".tolerance");
+      if (!(d.tolerance > 0 && d.tolerance <= 1))
+        fail(*x, path + ".tolerance", "the tolerance on the normalised step must lie in (0, 1]");
+    }
     spec_.deformables.push_back(std::move(d));
   }
 };
@@ -268,6 +276,8 @@ Json deformablesSectionJson(const MechanismSpec& spec) {
     }
     if (!d.solver.empty()) j["solver"] = d.solver;
     if (!d.stepControl.empty()) j["stepControl"] = d.stepControl;
+    if (d.maxIterations > 0) j["maxIterations"] = d.maxIterations;
+    if (d.tolerance > 0) j["tolerance"] = d.tolerance;
     out.push_back(j);
   }
   return out;

@@ -189,6 +189,35 @@ class TestCli : public QObject {
     }
   }
 
+  void deformIterationBudget() {
+    // "maxIterations" in the file is a budget: a step stopped at it keeps its state, its row says
+    // converged 0 with exactly that many iterations, the run goes on (exit 0) and the summary
+    // counts the capped steps. Without it, a step that does not converge within the default cap
+    // still ends the run (exit 2; here forced by a tolerance no sweep meets).
+    QTemporaryDir dir;
+    const QString budget = strapWithSolver(dir, "\"solver\": \"vbd\", \"maxIterations\": 3");
+    QVERIFY(!budget.isEmpty());
+    const QString csv = dir.filePath("budget.csv");
+    const Run r = runCli({"deform", budget, "--t-end", "0.03", "--dt", "0.01", "--out", csv});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.contains("3 part step(s) stopped at the file's maxIterations"), r.out.constData());
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 5);  // header, t = 0 … 0.03
+    for (int k = 2; k < lines.size(); ++k) {
+      const QList<QByteArray> cells = lines[k].split(',');
+      QCOMPARE(cells.value(2), QByteArray("3"));
+      QCOMPARE(cells.value(3), QByteArray("0"));
+      for (int c = 4; c < cells.size(); ++c) QVERIFY(std::isfinite(cells[c].toDouble()));
+    }
+    const QString strict = strapWithSolver(dir, "\"solver\": \"vbd\", \"tolerance\": 1e-12");
+    QVERIFY(!strict.isEmpty());
+    const Run s = runCli({"deform", strict, "--t-end", "0.01", "--dt", "0.01", "--out", dir.filePath("strict.csv")});
+    QCOMPARE(s.exitCode, 2);
+    QVERIFY2(s.err.contains("did not converge"), s.err.constData());
+  }
+
   void deformBackendChoice() {
     // --backend: cpu always runs on the CPU; auto uses the CUDA backend only when `info` reports a
     // device and the part's solver is one the device runs (a jgs2-jacobi part), so the example's

@@ -155,6 +155,8 @@ struct Cmp {
       }
       str(p + ".solver", x.solver, y.solver);
       str(p + ".stepControl", x.stepControl, y.stepControl);
+      flag(p + ".maxIterations", x.maxIterations == y.maxIterations, true);
+      num(p + ".tolerance", x.tolerance, y.tolerance);
     }
   }
 };

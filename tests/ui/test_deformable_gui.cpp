@@ -202,6 +202,61 @@ class TestDeformableGui : public QObject {
     QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_link.png"), "PNG"));
   }
 
+  void iterationCapSaidInTheStatusBar() {
+    // A part whose file caps its steps at 2 VBD iterations ("maxIterations"): the steps stop at
+    // the cap, the status bar's solver label says "not converged", the part still moves (the
+    // reached state is kept). The example's Newton strap converges and says nothing of the kind.
+    // Screenshot deformable_budget.png.
+    QTemporaryDir dir;
+    QFile in(mechanism("deform-flexible-link.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(in.readAll());
+    QVERIFY(text.contains(QStringLiteral("\"solver\": \"newton\"")));
+    text.replace(QStringLiteral("\"solver\": \"newton\""), QStringLiteral("\"solver\": \"vbd\", \"maxIterations\": 2"));
+    QFile out(dir.filePath("strap-budget.json"));
+    QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text.toUtf8()) > 0);
+    out.close();
+    MainWindow w;
+    w.setErrorHandler([](const QString& m) { QFAIL(qPrintable(m)); });
+    w.resize(1100, 760);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto solverText = [&] {
+      for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+        if (l->text().contains(QStringLiteral("deformables:"))) return l->text();
+      return QString();
+    };
+    QAction* play = findAction(&w, "Play");
+    QVERIFY(openAndWait(w, mechanism("deform-flexible-link.json")));
+    play->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > 0.05, 30000);
+    play->trigger();
+    waitIdle(w);
+    QVERIFY2(solverText().contains(QStringLiteral("deformables: newton")), qPrintable(solverText()));
+    QVERIFY2(!solverText().contains(QStringLiteral("not converged")), qPrintable(solverText()));
+
+    QVERIFY(openAndWait(w, out.fileName()));
+    const Vec3 before = w.currentFrame().deformables.at(0)->vertices[0].cast<double>();
+    play->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > 0.05, 30000);
+    play->trigger();
+    waitIdle(w);
+    QCOMPARE(w.currentFrame().deformIterations, 2);
+    QCOMPARE(w.currentFrame().deformUnconverged, 1);
+    QVERIFY2(solverText().endsWith(QStringLiteral("deformables: vbd, 2 it, not converged")), qPrintable(solverText()));
+    for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+      if (l->text().contains(QStringLiteral("deformables:")))
+        QVERIFY2(l->toolTip().contains(QStringLiteral("1 deformable part(s) stopped at the iteration cap")),
+                 qPrintable(l->toolTip()));
+    double moved = 0;
+    for (const auto& v : w.currentFrame().deformables.at(0)->vertices) {
+      QVERIFY(v.allFinite());
+      moved = std::max(moved, (v.cast<double>() - before).norm());
+    }
+    QVERIFY2(moved > 1e-3, qPrintable(QString::number(moved)));
+    QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_budget.png"), "PNG"));
+  }
+
   void jgs2PartInTheWindowAndAFailingPartReported() {
     // A copy of the strap with "solver": "jgs2-jacobi": while the worker precomputes, the status bar
     // says so; then the status bar and the model tree name the solver and the strap moves when
