@@ -151,7 +151,7 @@ SolveStats runSweeps(const DeformableModel& m, const SolveOptions& opt, const Ve
       // model along it, α = −gᵀd_c / d_cᵀH d_c clamped to [0, 1] (g and H at x^k). On a violent
       // step the rest modes, applied whole, overshoot by far; the colours then solve the residual
       // of an overshot state and the sweep's step is one the control can only cut to nothing —
-      // jgs2-gs stalled at 14–40 % error on a struck bar where jgs2-jacobi, whose control scales
+      // jgs2-gs stalled at 14–36 % error on a struck bar where jgs2-jacobi, whose control scales
       // the modal and local parts together, converged. On gentle steps α ≈ 1.
       if (opt.acceleration != Acceleration::None) {
         const VecX dc = x - xs;
