@@ -53,6 +53,25 @@ bool closedSurface(const MeshData& m) {
   return !edges.empty();
 }
 
+/// The example strap's text with its `"solver": "newton"` replaced by solverKeys (empty when the
+/// example cannot be read or no longer says so).
+QString strapWithSolver(const QString& solverKeys) {
+  QFile in(mechanism("deform-flexible-link.json"));
+  if (!in.open(QIODevice::ReadOnly)) return {};
+  QString text = QString::fromUtf8(in.readAll());
+  const QString from = QStringLiteral("\"solver\": \"newton\"");
+  if (!text.contains(from)) return {};
+  return text.replace(from, solverKeys);
+}
+
+/// Writes text as dir/name; the path, or empty when the text is empty or cannot be written.
+QString save(const QTemporaryDir& dir, const QString& name, const QString& text) {
+  if (text.isEmpty()) return {};
+  QFile out(dir.filePath(name));
+  if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0) return {};
+  return dir.filePath(name);
+}
+
 const DrawItem* surfaceItem(MainWindow& w) {
   for (const DrawItem& it : w.viewport()->scene().items)
     if (it.role == ItemRole::DeformableSurface) return &it;
@@ -208,14 +227,9 @@ class TestDeformableGui : public QObject {
     // reached state is kept). The example's Newton strap converges and says nothing of the kind.
     // Screenshot deformable_budget.png.
     QTemporaryDir dir;
-    QFile in(mechanism("deform-flexible-link.json"));
-    QVERIFY(in.open(QIODevice::ReadOnly));
-    QString text = QString::fromUtf8(in.readAll());
-    QVERIFY(text.contains(QStringLiteral("\"solver\": \"newton\"")));
-    text.replace(QStringLiteral("\"solver\": \"newton\""), QStringLiteral("\"solver\": \"vbd\", \"maxIterations\": 2"));
-    QFile out(dir.filePath("strap-budget.json"));
-    QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text.toUtf8()) > 0);
-    out.close();
+    const QString budgetFile =
+        save(dir, "strap-budget.json", strapWithSolver(QStringLiteral("\"solver\": \"vbd\", \"maxIterations\": 2")));
+    QVERIFY(!budgetFile.isEmpty());
     MainWindow w;
     w.setErrorHandler([](const QString& m) { QFAIL(qPrintable(m)); });
     w.resize(1100, 760);
@@ -235,7 +249,7 @@ class TestDeformableGui : public QObject {
     QVERIFY2(solverText().contains(QStringLiteral("deformables: newton")), qPrintable(solverText()));
     QVERIFY2(!solverText().contains(QStringLiteral("not converged")), qPrintable(solverText()));
 
-    QVERIFY(openAndWait(w, out.fileName()));
+    QVERIFY(openAndWait(w, budgetFile));
     const Vec3 before = w.currentFrame().deformables.at(0)->vertices[0].cast<double>();
     play->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > 0.05, 30000);
@@ -263,18 +277,10 @@ class TestDeformableGui : public QObject {
     // played. A part whose precomputation fails (every vertex pinned: JGS2 has nothing to solve) is
     // reported in the status bar, and the mechanism still runs.
     QTemporaryDir dir;
-    QFile in(mechanism("deform-flexible-link.json"));
-    QVERIFY(in.open(QIODevice::ReadOnly));
-    QString text = QString::fromUtf8(in.readAll());
-    QVERIFY(text.contains(QStringLiteral("\"solver\": \"newton\"")));
-    text.replace(QStringLiteral("\"solver\": \"newton\""), QStringLiteral("\"solver\": \"jgs2-jacobi\""));
-    auto save = [&](const QString& name, const QString& body) {
-      QFile out(dir.filePath(name));
-      if (!out.open(QIODevice::WriteOnly)) return QString();
-      out.write(body.toUtf8());
-      return dir.filePath(name);
-    };
-    const QString jgs2File = save("strap-jgs2.json", text);
+    QString text = strapWithSolver(QStringLiteral("\"solver\": \"jgs2-jacobi\""));
+    QVERIFY(!text.isEmpty());
+    const QString jgs2File = save(dir, "strap-jgs2.json", text);
+    QVERIFY(!jgs2File.isEmpty());
     MainWindow w;
     w.setErrorHandler([](const QString& m) { QFAIL(qPrintable(m)); });
     w.resize(1100, 760);
@@ -307,7 +313,7 @@ class TestDeformableGui : public QObject {
 
     text.replace(QStringLiteral("\"attachments\": ["),
                  QStringLiteral("\"pinned\": {\"min\": [-1, -1, -1], \"max\": [1, 1, 1]},\n     \"attachments\": ["));
-    const QString pinnedFile = save("strap-pinned.json", text);
+    const QString pinnedFile = save(dir, "strap-pinned.json", text);
     QVERIFY(openAndWait(w, pinnedFile));
     QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(QStringLiteral("deformable part \"strap\": JGS2: no free vertex")),
                              10000);
