@@ -64,12 +64,16 @@ int cmdCheck(const Args& args) {
     j["residual"] = r.residual;
     j["singular"] = r.singular;
     j["deformables"] = nlohmann::json::array();
-    for (const DeformableSpec& d : spec.deformables)
-      j["deformables"].push_back({{"name", d.name},
-                                  {"tets", d.tets.size()},
-                                  {"vertices", d.vertices.size()},
-                                  {"material", d.material},
-                                  {"solver", solverOf(d)}});
+    for (const DeformableSpec& d : spec.deformables) {
+      nlohmann::json part{{"name", d.name},
+                          {"tets", d.tets.size()},
+                          {"vertices", d.vertices.size()},
+                          {"material", d.material},
+                          {"solver", solverOf(d)}};
+      if (d.maxIterations > 0) part["maxIterations"] = d.maxIterations;  // the file's, when it gives them
+      if (d.tolerance > 0) part["tolerance"] = d.tolerance;
+      j["deformables"].push_back(part);
+    }
     std::cout << j.dump(2) << "\n";
     return 0;
   }
@@ -91,9 +95,13 @@ int cmdCheck(const Args& args) {
   std::printf("  singular      %s\n", r.singular ? "yes" : "no");
   if (!spec.deformables.empty()) {
     std::printf("  deformables   %d\n", static_cast<int>(spec.deformables.size()));
-    for (const DeformableSpec& d : spec.deformables)
-      std::printf("    %s: %zu tets, %zu vertices, %s, solver %s\n", d.name.c_str(), d.tets.size(), d.vertices.size(),
+    for (const DeformableSpec& d : spec.deformables) {
+      std::printf("    %s: %zu tets, %zu vertices, %s, solver %s", d.name.c_str(), d.tets.size(), d.vertices.size(),
                   d.material.c_str(), solverOf(d).c_str());
+      if (d.maxIterations > 0) std::printf(", at most %d iterations per step", d.maxIterations);
+      if (d.tolerance > 0) std::printf(", tolerance %g", d.tolerance);
+      std::printf("\n");
+    }
   }
   return 0;
 }

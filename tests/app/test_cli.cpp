@@ -197,6 +197,13 @@ class TestCli : public QObject {
     QTemporaryDir dir;
     const QString budget = strapWithSolver(dir, "\"solver\": \"vbd\", \"maxIterations\": 3");
     QVERIFY(!budget.isEmpty());
+    const Run chk = runCli({"check", budget, "--json"});  // check names the budget
+    QVERIFY2(chk.exitCode == 0, chk.err.constData());
+    const QJsonObject part = QJsonDocument::fromJson(chk.out).object().value("deformables").toArray().at(0).toObject();
+    QCOMPARE(part.value("maxIterations").toInt(), 3);
+    QVERIFY(!part.contains("tolerance"));
+    const Run chkText = runCli({"check", budget});
+    QVERIFY2(chkText.out.contains("solver vbd, at most 3 iterations per step"), chkText.out.constData());
     const QString csv = dir.filePath("budget.csv");
     const Run r = runCli({"deform", budget, "--t-end", "0.03", "--dt", "0.01", "--out", csv});
     QVERIFY2(r.exitCode == 0, r.err.constData());
