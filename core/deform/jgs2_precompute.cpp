@@ -129,8 +129,8 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     std::vector<double> weight, basis;
     double residual = 0;
   };
-  std::vector<double> residual(nf, 0.0);
   std::vector<int> count(nv, 0);
+  double residualSum = 0;  // of the vertices' relative training residuals, in vertex order
 
   // 2 + 4 for the free vertex with free index k, whose Y = H̄⁻¹ S_iᵀ is Y (n × 3).
   auto vertexSubspace = [&](int k, const Eigen::Ref<const MatX>& Y, VertexCubature& out) {
@@ -281,7 +281,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     detail::parallelForUneven(size, 2, [&](int q) { vertexSubspace(blockFirst + q, Yblock.middleCols(3 * q, 3), out[q]); });
     for (int q = 0; q < size; ++q) {
       const VertexCubature& o = out[q];
-      residual[blockFirst + q] = o.residual;
+      residualSum += o.residual;
       count[m.freeVertices[blockFirst + q]] = static_cast<int>(o.tet.size());
       d.tet.insert(d.tet.end(), o.tet.begin(), o.tet.end());
       d.weight.insert(d.weight.end(), o.weight.begin(), o.weight.end());
@@ -290,8 +290,6 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     trainTime += since(t);
   }
   for (int v = 0; v < nv; ++v) d.offset[v + 1] = d.offset[v] + count[v];
-  double residualSum = 0;
-  for (double r : residual) residualSum += r;
   d.rhsForm = opt.rhsForm;
   d.basisSeconds = basisTime;
   d.trainSeconds = trainTime;
