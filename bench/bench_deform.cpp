@@ -112,6 +112,29 @@ std::vector<Pose> posesAt(const Scene& s, double t) {
   return {p};
 }
 
+/// The state the methods of a case start from: from rest with the scene's initial velocities,
+/// `warmSteps` Newton steps (to 1e-8) so that the part moves, ending at time t; xRef is Newton's
+/// solution of the next step to 1e-10, the reference of the error columns.
+struct Start {
+  VecX x, v, xRef;
+  double t = 0;
+};
+Start warmStart(const Scene& s, int warmSteps) {
+  const DeformableModel& m = s.model;
+  Start st{restPositions(m), initialVelocity(s), VecX(), 0.0};
+  SolveOptions on;
+  on.tolerance = 1e-8;
+  for (int k = 0; k < warmSteps; ++k) {
+    st.t += m.h;
+    stepImplicitEuler(m, nullptr, on, st.x, st.v, posesAt(s, st.t));
+  }
+  st.xRef = st.x;
+  VecX vRef = st.v;
+  on.tolerance = 1e-10;
+  stepImplicitEuler(m, nullptr, on, st.xRef, vRef, posesAt(s, st.t + m.h));
+  return st;
+}
+
 struct Row {
   std::string caseName, method, variant;
   double iterations = 0, timePerIteration = 0, stiffness = 1, precompute = 0, error = 0;
@@ -308,13 +331,7 @@ void printThreadScaling(std::ostream& out, bool quick) {
   Scene s = makeScene("cantilever", 20, quick);
   const DeformableModel& m = s.model;
   std::cerr << "bench deform: thread scaling (" << m.tetCount() << " tets) ...\n";
-  VecX x = restPositions(m), v = VecX::Zero(x.size());
-  SolveOptions on;
-  on.tolerance = 1e-8;
-  for (int k = 0; k < 3; ++k) stepImplicitEuler(m, nullptr, on, x, v);
-  VecX xRef = x, vRef = v;
-  on.tolerance = 1e-10;
-  stepImplicitEuler(m, nullptr, on, xRef, vRef);
+  const auto [x, v, xRef, t] = warmStart(s, 3);
   Jgs2Options jo;
   jo.modalModes = kModalModes;
   double pre[2];
@@ -343,7 +360,7 @@ void printThreadScaling(std::ostream& out, bool quick) {
     Row r[2];
     for (int k = 0; k < 2; ++k) {
       setThreadCount(k == 0 ? 1 : all);
-      r[k] = runMethod(s, &data, ms, x, v, 3 * m.h, 1, xRef, 1);
+      r[k] = runMethod(s, &data, ms, x, v, t, 1, xRef, 1);
     }
     out << std::left << std::setw(14) << ms.name << std::setw(20) << r[0].variant << std::right << std::fixed
         << std::setprecision(0) << std::setw(8) << r[0].iterations << std::setprecision(2) << std::setw(12)
@@ -373,20 +390,8 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
       std::ostringstream cn;
       cn << scene << "-" << stiff << "x";
       if (!csv) std::cerr << "bench deform: " << cn.str() << " (" << m.tetCount() << " tets) ...\n";
-      // Warm-up with Newton so the part moves.
-      // The struck bar is measured from the blow on: no warm-up.
-      VecX x = restPositions(m), v = initialVelocity(s);
-      SolveOptions on;
-      on.tolerance = 1e-8;
-      double t = 0;
-      for (int k = 0; k < (s.strike > 0 ? 0 : warmSteps); ++k) {
-        t += m.h;
-        stepImplicitEuler(m, nullptr, on, x, v, posesAt(s, t));
-      }
-      // Reference solution of the first measured step.
-      VecX xRef = x, vRef = v;
-      on.tolerance = 1e-10;
-      stepImplicitEuler(m, nullptr, on, xRef, vRef, posesAt(s, t + m.h));
+      // Warm-up with Newton so the part moves; the struck bar is measured from the blow on.
+      const auto [x, v, xRef, t] = warmStart(s, s.strike > 0 ? 0 : warmSteps);
       // JGS2 precomputation (one factorisation, subspaces, modes, cubature).
       Jgs2Options jo;
       const Jgs2Data jgs2 = precomputeJgs2(m, jo);
@@ -507,17 +512,7 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
     s.model = makeDeformableModel(mesh, s.model.material, s.model.h, s.model.gravity, pinned);
     const DeformableModel& m = s.model;
     if (!csv) std::cerr << "bench deform: ablation (" << m.tetCount() << " tets) ...\n";
-    VecX x = restPositions(m), v = VecX::Zero(x.size());
-    SolveOptions on;
-    on.tolerance = 1e-8;
-    double t = 0;
-    for (int k = 0; k < 3; ++k) {
-      t += m.h;
-      stepImplicitEuler(m, nullptr, on, x, v);
-    }
-    VecX xRef = x, vRef = v;
-    on.tolerance = 1e-10;
-    stepImplicitEuler(m, nullptr, on, xRef, vRef);
+    const auto [x, v, xRef, t] = warmStart(s, 3);
     for (Jgs2RhsForm form : {Jgs2RhsForm::Modal, Jgs2RhsForm::Element, Jgs2RhsForm::Residual}) {
       Jgs2Options jo;
       jo.denseBasis = form == Jgs2RhsForm::Modal;
