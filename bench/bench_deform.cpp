@@ -155,6 +155,7 @@ struct MethodSpec {
   Jgs2Coarse coarse = Jgs2Coarse::Rest;
   const Jgs2Data* data = nullptr;  // JGS2 data other than the case's default (the larger coarse space)
   std::string label = "";          // variant column override
+  bool cubatureTerms = true;       // false: the two-level baseline (SolveOptions::cubatureTerms)
 };
 
 /// Runs `steps` steps of `minimise` (a solver of one step's E, CPU or device) from (x0, v0) at
@@ -194,6 +195,7 @@ Row runMethod(const Scene& s, const Jgs2Data* jgs2, const MethodSpec& ms, const 
   o.maxIterations = ms.maxIterations;
   o.tolerance = 1e-4;
   o.schurHessian = ms.schur;
+  o.cubatureTerms = ms.cubatureTerms;
   o.acceleration = ms.acceleration;
   o.coarse = ms.coarse;
   if (ms.data) jgs2 = ms.data;
@@ -400,6 +402,10 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
       jl.modalModes = kModalModes;
       const Jgs2Data jgs2Large = precomputeJgs2(m, jl);
       const std::string large = "modal" + std::to_string(kModalModes);
+      // Gauss–Seidel with the colour sub-problems' subspaces (paper §6; Jgs2Subspaces::Colour).
+      Jgs2Options jc = jl;
+      jc.subspaces = Jgs2Subspaces::Colour;
+      const Jgs2Data jgs2Colour = precomputeJgs2(m, jc);
       const std::vector<MethodSpec> methods = {
           {"newton", Method::Newton, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, 100},
           {"vbd", Method::Vbd, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap},
@@ -423,15 +429,27 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
            Acceleration::Subspace, Jgs2Coarse::Rest, &jgs2Large, large + "+subspace"},
           {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
            Acceleration::Subspace, Jgs2Coarse::Rest, &jgs2Large, large + "+subspace"},
+          {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::None, Jgs2Coarse::Rest, &jgs2Colour, large + " colour"},
+          {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::Subspace, Jgs2Coarse::Rest, &jgs2Colour, large + "+subspace colour"},
+          // The two-level baseline: the same modal coarse correction, then plain per-vertex Newton
+          // (Jacobi / VBD) smoothing — JGS2 without its cubature damper H̃_ii. It needs the modes
+          // only (precomp_s: the factorisation and Spectra's modes).
+          {"modal+jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::Subspace, Jgs2Coarse::Rest, &jgs2Large, large + "+subspace", false},
+          {"modal+vbd", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::Subspace, Jgs2Coarse::Rest, &jgs2Large, large + "+subspace", false},
       };
       for (const MethodSpec& ms : methods) {
         Row r = runMethod(s, &jgs2, ms, x, v, t, steps, xRef, errCap);
         r.caseName = cn.str();
         r.stiffness = stiff;
         r.tets = m.tetCount();
-        r.precompute = ms.method == Method::Jgs2Jacobi || ms.method == Method::Jgs2GaussSeidel
-                           ? (ms.data ? ms.data->totalSeconds : jgs2.totalSeconds)
-                           : 0;
+        const Jgs2Data& used = ms.data ? *ms.data : jgs2;
+        r.precompute = ms.method != Method::Jgs2Jacobi && ms.method != Method::Jgs2GaussSeidel ? 0
+                       : ms.cubatureTerms ? used.totalSeconds
+                                          : used.factorSeconds + used.modesSeconds;
         rows.push_back(r);
       }
 #ifdef MECHSIM_HAVE_CUDA

@@ -90,8 +90,9 @@ std::string unsupportedReason(const DeformableModel& m, const Jgs2Data* jgs2, co
   if (opt.method == Method::Jgs2Jacobi) {
     if (opt.variant != Jgs2Variant::Cubature) return std::string("JGS2 variant ") + toString(opt.variant);
     if (!jgs2 || jgs2->rhsForm != Jgs2RhsForm::Modal) return "JGS2 without the modal right-hand side";
+    if (jgs2->subspaces != Jgs2Subspaces::Vertex) return "JGS2 colour subspaces (a Gauss-Seidel precomputation)";
     if (opt.coarse != Jgs2Coarse::Rest) return "the Galerkin coarse part";
-    if (opt.schurHessian || opt.rhsScale != 1.0) return "a modified JGS2 local system";
+    if (opt.schurHessian || opt.rhsScale != 1.0 || !opt.cubatureTerms) return "a modified JGS2 local system";
   }
   if (!m.handles.empty()) return "soft handles (a vertex is being dragged)";
   if (opt.monitor) return "a per-iteration monitor";

@@ -155,7 +155,7 @@ int cmdDeform(const Args& argsIn) {
       if (!methods.empty()) methods += ", ";
       methods += deform::toString(p.opt.method);
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
-        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.m));
+        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(p.opt.method)));
       // Backend: the device when asked for or (auto) when present and it runs the part's options.
       std::string backend = "cpu";
 #ifdef MECHSIM_HAVE_CUDA

@@ -72,6 +72,8 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
   const bool exactSum = opt.variant == Jgs2Variant::ExactSum;
   if (exactSum && static_cast<int>(jgs2->dense.size()) != m.vertexCount())
     throw std::invalid_argument("JGS2 exact-sum variant needs the dense basis (Jgs2Options::denseBasis)");
+  if (jgs2->subspaces == Jgs2Subspaces::Colour && opt.method != Method::Jgs2GaussSeidel)
+    throw std::invalid_argument("JGS2: colour subspaces are the Gauss-Seidel sub-problem (jgs2-gs); jgs2-jacobi needs vertex subspaces");
   const Jgs2RhsForm form = exactSum ? Jgs2RhsForm::Residual : jgs2->rhsForm;
   const double invH2 = 1.0 / (m.h * m.h);
   const int nt = m.tetCount(), nv = m.vertexCount();
@@ -184,7 +186,9 @@ SolveStats solveJgs2(const DeformableModel& m, const Jgs2Data* jgs2, const Solve
                     m.incidence.offset[i], m.incidence.offset[i + 1], c.g.data(), c.H.data(), g, H);
     detail::addVertexHandles(m, i, xc.data(), g, H);
     double A[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, b[3] = {0, 0, 0};
-    if (exactSum) {
+    if (!opt.cubatureTerms) {
+      // no H̃_ii, no g̃_i: the two-level baseline (solver.h)
+    } else if (exactSum) {
       const MatX& U = jgs2->dense[i];
       double Ubar[36];
       for (int t = 0; t < nt; ++t) {

@@ -132,13 +132,10 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   std::vector<int> count(nv, 0);
   double residualSum = 0;  // of the vertices' relative training residuals, in vertex order
 
-  // 2 + 4 for the free vertex with free index k, whose Y = H̄⁻¹ S_iᵀ is Y (n × 3).
-  auto vertexSubspace = [&](int k, const Eigen::Ref<const MatX>& Y, VertexCubature& out) {
+  // 4 for the free vertex with free index k, given its subspace's free-DOF rows Uf = Ū_i (n × 3),
+  // its rest Schur complement Sc = Ū_iᵀH̄Ū_i and full = Ū_iᵀ H̄ φ_t (3 × T, the training modes).
+  auto vertexSubspace = [&](int k, const MatX& Uf, const Mat3& Sc, const MatX& full, VertexCubature& out) {
     const int v = m.freeVertices[k];
-    // 2. Eq. (23): Ū_i = Y (S_i Y)⁻¹.
-    const Mat3 SY = Y.block<3, 3>(3 * k, 0);
-    const Mat3 Sc = SY.inverse();  // Sc̄_i = (S_i H̄⁻¹ S_iᵀ)⁻¹ = −Ḡ_i
-    const MatX Uf = Y * Sc;        // free-DOF rows of Ū_i
     for (int r = 0; r < 3; ++r)
       for (int col = 0; col < 3; ++col) d.restSchur[9 * std::size_t(v) + 3 * r + col] = Sc(r, col);
     auto Ublock = [&](int a) -> Mat3 {  // Ū_{i,a} (zero for prescribed vertices and for i itself)
@@ -154,9 +151,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     }
 
     // 4. Cubature training (Eq. 18).
-    // Targets g̃_i(t) = Ū_iᵀ g(t) − g_i(t), normalised per pose.
-    // Ū_iᵀ H̄ φ_t = Sc̄_i S_i φ_t, since H̄ Ū_i = S_iᵀ Sc̄_i (Eq. 23): O(T) instead of O(nT).
-    const MatX full = Sc * modes.block(3 * k, 0, 3, nModes);  // 3 × T
+    // Targets g̃_i(t) = Ū_iᵀ g(t) − g_i(t), normalised per pose (full = Ū_iᵀ g(t), from the caller).
     VecX target(3 * nModes), scale(nModes);
     for (int p = 0; p < nModes; ++p) {
       const Vec3 y = full.col(p) - residuals.block(3 * k, p, 3, 1);
@@ -261,36 +256,120 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     }
   };
 
-  // The solves H̄⁻¹ S_iᵀ are done for a block of free vertices at once: one supernodal solve with
-  // 3B right-hand sides runs as matrix–matrix products (BLAS 3): with OpenBLAS, 4× faster than one
+  // The solves are done for a block of free vertices at once: one supernodal solve with 3B
+  // right-hand sides runs as matrix–matrix products (BLAS 3): with OpenBLAS, 4× faster than one
   // solve per vertex on the 12k-tet beam (2.8 s against 11.3 s). B is capped so that the block's
-  // n × 3B doubles stay near 32 MB. The block's vertices are then trained in parallel (parallel.h)
-  // and their cubatures appended in vertex order (free indices follow vertex order).
+  // n × 3B doubles stay near 32 MB. The block's vertices are then trained in parallel (parallel.h);
+  // the cubatures are appended in vertex order at the end (free indices follow vertex order).
   const int block = std::max(1, std::min(64, static_cast<int>(32e6 / 8 / 3 / std::max(1, n))));
-  MatX St, Yblock;
-  std::vector<VertexCubature> out;
-  for (int blockFirst = 0; blockFirst < nf; blockFirst += block) {
-    const int blockEnd = std::min(nf, blockFirst + block), size = blockEnd - blockFirst;
-    t = Clock::now();
-    St = MatX::Zero(n, 3 * size);
-    for (int j = blockFirst; j < blockEnd; ++j) St.block<3, 3>(3 * j, 3 * (j - blockFirst)).setIdentity();
-    Yblock = llt.solve(St);
-    basisTime += since(t);
-    t = Clock::now();
-    out.assign(size, VertexCubature());
-    detail::parallelForUneven(size, 2, [&](int q) { vertexSubspace(blockFirst + q, Yblock.middleCols(3 * q, 3), out[q]); });
-    for (int q = 0; q < size; ++q) {
-      const VertexCubature& o = out[q];
-      residualSum += o.residual;
-      count[m.freeVertices[blockFirst + q]] = static_cast<int>(o.tet.size());
-      d.tet.insert(d.tet.end(), o.tet.begin(), o.tet.end());
-      d.weight.insert(d.weight.end(), o.weight.begin(), o.weight.end());
-      d.basis.insert(d.basis.end(), o.basis.begin(), o.basis.end());
+  std::vector<VertexCubature> all(nf);
+  if (opt.subspaces == Jgs2Subspaces::Vertex) {
+    MatX St, Yblock;
+    for (int blockFirst = 0; blockFirst < nf; blockFirst += block) {
+      const int blockEnd = std::min(nf, blockFirst + block), size = blockEnd - blockFirst;
+      t = Clock::now();
+      St = MatX::Zero(n, 3 * size);
+      for (int j = blockFirst; j < blockEnd; ++j) St.block<3, 3>(3 * j, 3 * (j - blockFirst)).setIdentity();
+      Yblock = llt.solve(St);  // Y_i = H̄⁻¹ S_iᵀ
+      basisTime += since(t);
+      t = Clock::now();
+      detail::parallelForUneven(size, 2, [&](int q) {
+        const int k = blockFirst + q;
+        const auto Y = Yblock.middleCols(3 * q, 3);
+        // 2. Eq. (23): Ū_i = Y (S_i Y)⁻¹; Sc̄_i = (S_i H̄⁻¹ S_iᵀ)⁻¹ = −Ḡ_i (Eq. 21).
+        const Mat3 Sc = Mat3(Y.block<3, 3>(3 * k, 0)).inverse();
+        const MatX Uf = Y * Sc;
+        // Ū_iᵀ H̄ φ_t = Sc̄_i S_i φ_t, since H̄ Ū_i = S_iᵀ Sc̄_i (Eq. 23): O(T) instead of O(nT).
+        const MatX full = Sc * modes.block(3 * k, 0, 3, nModes);
+        vertexSubspace(k, Uf, Sc, full, all[k]);
+      });
+      trainTime += since(t);
     }
-    trainTime += since(t);
+  } else {
+    // 2′. Colour subspaces (§6): for colour c, C′ = the free DOFs of the other colours; H̄_C′C′ is
+    // factorised once and each vertex i of c solves H̄_C′C′ Ū_{i,C′} = −H̄_C′i (3 right-hand sides,
+    // nonzero only at i's neighbours, none of which is of colour c). Then H̄Ū_i vanishes on C′ and
+    // is the reaction ρ_k = (H̄Ū_i)_k on the vertices k of colour c (ρ_i = Sc̄_i), so
+    // Ū_iᵀ H̄ φ_t = Σ_{k∈c} ρ_kᵀ φ_t,k: O(|c| T) per vertex.
+    std::vector<int> reduced(n);
+    for (int c = 0; c < m.colourCount; ++c) {
+      t = Clock::now();
+      std::vector<int> members;  // free indices of colour c
+      for (int k = 0; k < nf; ++k)
+        if (m.colour[m.freeVertices[k]] == c) members.push_back(k);
+      if (members.empty()) continue;
+      int np = 0;
+      for (int k = 0; k < nf; ++k)
+        for (int j = 0; j < 3; ++j) reduced[3 * k + j] = m.colour[m.freeVertices[k]] == c ? -1 : np++;
+      std::vector<Eigen::Triplet<double>> trip, tripRows;
+      std::vector<int> rowOf(n, -1);  // row of a colour-c DOF in the reaction matrix
+      for (std::size_t q = 0; q < members.size(); ++q)
+        for (int j = 0; j < 3; ++j) rowOf[3 * members[q] + j] = static_cast<int>(3 * q + j);
+      for (int col = 0; col < n; ++col)
+        for (SpMat::InnerIterator it(Hbar, col); it; ++it) {
+          const int row = static_cast<int>(it.row());
+          if (reduced[row] >= 0 && reduced[col] >= 0) trip.emplace_back(reduced[row], reduced[col], it.value());
+          if (rowOf[row] >= 0) tripRows.emplace_back(rowOf[row], col, it.value());
+        }
+      SpMat Hp(np, np);
+      Hp.setFromTriplets(trip.begin(), trip.end());
+      const SpMat Hc = [&] {  // the colour's rows of H̄ (3|c| × n)
+        SpMat h(3 * static_cast<int>(members.size()), n);
+        h.setFromTriplets(tripRows.begin(), tripRows.end());
+        return h;
+      }();
+      MatX Mc(3 * members.size(), nModes);  // the training modes on the colour's DOFs
+      for (std::size_t q = 0; q < members.size(); ++q) Mc.middleRows(3 * q, 3) = modes.block(3 * members[q], 0, 3, nModes);
+      MatX Z;
+      if (np > 0) {
+        Eigen::CholmodSupernodalLLT<SpMat> lltc(Hp);
+        if (lltc.info() != Eigen::Success) throw std::runtime_error("JGS2: a colour's complement Hessian is not positive definite");
+        d.factorSeconds += since(t);
+        for (std::size_t first = 0; first < members.size(); first += block) {
+          const int size = static_cast<int>(std::min<std::size_t>(block, members.size() - first));
+          t = Clock::now();
+          MatX B = MatX::Zero(np, 3 * size);
+          for (int q = 0; q < size; ++q)
+            for (int j = 0; j < 3; ++j)
+              for (SpMat::InnerIterator it(Hbar, 3 * members[first + q] + j); it; ++it)
+                if (reduced[it.row()] >= 0) B(reduced[it.row()], 3 * q + j) = -it.value();
+          Z = lltc.solve(B);
+          basisTime += since(t);
+          t = Clock::now();
+          detail::parallelForUneven(size, 2, [&](int q) {
+            const int k = members[first + q];
+            MatX Uf = MatX::Zero(n, 3);
+            for (int row = 0; row < n; ++row)
+              if (reduced[row] >= 0) Uf.row(row) = Z.block(reduced[row], 3 * q, 1, 3);
+            Uf.block<3, 3>(3 * k, 0).setIdentity();
+            const MatX rho = Hc * Uf;  // 3|c| × 3
+            const Mat3 Sc = rho.middleRows(3 * (first + q), 3);
+            vertexSubspace(k, Uf, Sc, rho.transpose() * Mc, all[k]);
+          });
+          trainTime += since(t);
+        }
+      } else {  // every other free vertex is of this colour: nothing responds
+        for (int k : members) {
+          MatX Uf = MatX::Zero(n, 3);
+          Uf.block<3, 3>(3 * k, 0).setIdentity();
+          const MatX rho = Hc * Uf;
+          const std::size_t q = std::find(members.begin(), members.end(), k) - members.begin();
+          vertexSubspace(k, Uf, rho.middleRows(3 * q, 3), rho.transpose() * Mc, all[k]);
+        }
+      }
+    }
+  }
+  for (int k = 0; k < nf; ++k) {
+    const VertexCubature& o = all[k];
+    residualSum += o.residual;
+    count[m.freeVertices[k]] = static_cast<int>(o.tet.size());
+    d.tet.insert(d.tet.end(), o.tet.begin(), o.tet.end());
+    d.weight.insert(d.weight.end(), o.weight.begin(), o.weight.end());
+    d.basis.insert(d.basis.end(), o.basis.begin(), o.basis.end());
   }
   for (int v = 0; v < nv; ++v) d.offset[v + 1] = d.offset[v] + count[v];
   d.rhsForm = opt.rhsForm;
+  d.subspaces = opt.subspaces;
   d.basisSeconds = basisTime;
   d.trainSeconds = trainTime;
   d.trainingResidual = residualSum / nf;

@@ -57,6 +57,20 @@ const char* toString(Jgs2RhsForm f) {
   return "?";
 }
 
+Jgs2Options jgs2OptionsFor(Method method) {
+  Jgs2Options o;
+  if (method == Method::Jgs2GaussSeidel) o.subspaces = Jgs2Subspaces::Colour;
+  return o;
+}
+
+const char* toString(Jgs2Subspaces s) {
+  switch (s) {
+    case Jgs2Subspaces::Vertex: return "vertex";
+    case Jgs2Subspaces::Colour: return "colour";
+  }
+  return "?";
+}
+
 const char* toString(Jgs2Coarse c) {
   switch (c) {
     case Jgs2Coarse::Rest: return "rest";

@@ -80,6 +80,18 @@ const char* toString(Jgs2RhsForm f);
 enum class Jgs2Coarse { Rest, Galerkin };
 const char* toString(Jgs2Coarse c);
 
+/// The sub-problem whose rest response Ū_i the precomputation builds (Eq. 19–23; paper §4.1, §6):
+///   Vertex — vertex i alone: every other free vertex is the complement, in equilibrium
+///            (Ū_{i,C} = −H̄_CC⁻¹ H̄_iCᵀ, Eq. 8). The Jacobi sub-problem; needed by `jgs2-jacobi`,
+///            whose modal split relies on H̄Ū_i = S_iᵀSc̄_i.
+///   Colour — the Gauss–Seidel "generalised sub-problem" of §6: the vertices of one colour are solved
+///            together, so vertex i's unit move holds the other vertices of its colour still and
+///            only the free vertices of other colours (C′) respond: Ū_{i,C′} = −H̄_C′C′⁻¹ H̄_C′i.
+///            One factorisation of H̄_C′C′ per colour, the same number of solves as Vertex.
+///            `jgs2-gs` only.
+enum class Jgs2Subspaces { Vertex, Colour };
+const char* toString(Jgs2Subspaces s);
+
 /// Options of JGS2's rest-shape precomputation (jgs2_precompute.cpp).
 struct Jgs2Options {
   int cubatureElements = 6;       // |𝒮_i| (paper: 4 or 6)
@@ -92,6 +104,7 @@ struct Jgs2Options {
   bool denseBasis = false;        // keep every Ū_i whole (needed by ExactSum; O(nv²) memory)
   /// How the Cubature variant forms its right-hand side (see Jgs2RhsForm).
   Jgs2RhsForm rhsForm = Jgs2RhsForm::Modal;
+  Jgs2Subspaces subspaces = Jgs2Subspaces::Vertex;
   unsigned seed = 1;
 };
 
@@ -103,8 +116,9 @@ struct Jgs2Data {
   std::vector<double> weight;     // w_e ≥ 0
   std::vector<double> basis;      // 36 per entry: [Ū_i]_e row-major 12×3
   std::vector<MatX> dense;        // (nv) Ū_i, 3 nv × 3 (empty unless Jgs2Options::denseBasis)
-  std::vector<double> restSchur;  // (9 nv) Sc̄_i = (S_i H̄⁻¹ S_iᵀ)⁻¹ (Eq. 21: −Ḡ_i)
+  std::vector<double> restSchur;  // (9 nv) Sc̄_i = Ū_iᵀH̄Ū_i (Vertex: (S_i H̄⁻¹ S_iᵀ)⁻¹, Eq. 21: −Ḡ_i)
   Jgs2RhsForm rhsForm = Jgs2RhsForm::Modal;  // Jgs2Options::rhsForm used in training
+  Jgs2Subspaces subspaces = Jgs2Subspaces::Vertex;  // Jgs2Options::subspaces used
   // Modal right-hand side: modes (3 nv × T, rest frame, unit norm, prescribed rows zero) and
   // their eigenvalues λ_t.
   MatX modes;
@@ -116,6 +130,9 @@ struct Jgs2Data {
 /// Precomputes JGS2's subspaces from one factorisation of the rest Hessian H̄ (Eq. 19–23) and trains
 /// the cubature (Eq. 17–18) on low-frequency modes of H̄ (Spectra, shift-invert).
 Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt = {});
+/// The precomputation a part stepped by `method` gets (the command line's and the GUI's): the
+/// defaults, with the colour sub-problems' subspaces for jgs2-gs (paper §6).
+Jgs2Options jgs2OptionsFor(Method method);
 
 struct SolveOptions {
   Method method = Method::Newton;
@@ -129,6 +146,11 @@ struct SolveOptions {
   /// H̃ = U_Cᵀ H_CC U_C = −H_iC U_C) instead of the paper's PSD "damper" H_ii + H̃_ii; falls back to
   /// the damper form at a vertex where H_ii − H̃_ii is not positive definite.
   bool schurHessian = false;
+  /// JGS2 Cubature: false drops the cubature terms of the local solve (H̃_ii, and g̃_i in the
+  /// sampled forms). With the modal right-hand side what remains is the modal coarse correction
+  /// followed by plain per-vertex Newton smoothing — the two-level baseline of the benchmark,
+  /// which measures what the damper H̃_ii adds (docs/deform.md).
+  bool cubatureTerms = true;
   /// JGS2 Cubature with the modal right-hand side: how its coarse part is solved (Jgs2Coarse).
   Jgs2Coarse coarse = Jgs2Coarse::Rest;
   /// Per-vertex sweeps only (Jacobi, Vbd, JGS2 except the oracle): global step control.

@@ -77,6 +77,9 @@ class TestDeformGpu : public QObject {
     o.variant = Jgs2Variant::ExactSum;
     QVERIFY(!gpu::unsupportedReason(m, &jgs2, o).empty());
     o.variant = Jgs2Variant::Cubature;
+    Jgs2Data colour = jgs2;  // a Gauss–Seidel precomputation (paper §6) is not the Jacobi sweeps'
+    colour.subspaces = Jgs2Subspaces::Colour;
+    QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &colour, o)).contains("colour subspaces"));
     DeformableModel held = m;
     held.handles.push_back({m.vertexCount() - 1, Vec3(1, 0, 0.1), 1e3});
     QVERIFY(QString::fromStdString(gpu::unsupportedReason(held, &jgs2, o)).contains("handles"));
