@@ -35,6 +35,31 @@ VecX freeGradient(const DeformableModel& m, const VecX& z, const VecX& x) {
   return assembleGradient(m, z, x, c);
 }
 
+/// Dense reference of Eq. (8) for free vertex k (free index) of H (over the free DOFs): the
+/// response Ū_{i,C} = −H_CC⁻¹ H_Ci of the DOFs C to a unit move of vertex i, and the Schur
+/// complement Sc = H_ii + H_iC Ū_{i,C} of that sub-problem.
+struct ComplementSolve {
+  MatX UC;
+  Mat3 Sc;
+};
+/// The rest Hessian H̄ over the free vertices, dense, with the element cache it was assembled from.
+MatX denseRestHessian(const DeformableModel& m, ElementCache& c) {
+  evalElements(m, restPositions(m), c, true);
+  return MatX(assembleHessian(m, c));
+}
+
+ComplementSolve complementSolve(const MatX& H, int k, const std::vector<int>& C) {
+  MatX HCC(C.size(), C.size()), HCi(C.size(), 3);
+  for (std::size_t a = 0; a < C.size(); ++a) {
+    for (std::size_t b = 0; b < C.size(); ++b) HCC(a, b) = H(C[a], C[b]);
+    for (int r = 0; r < 3; ++r) HCi(a, r) = H(C[a], 3 * k + r);
+  }
+  ComplementSolve out;
+  out.UC = -HCC.ldlt().solve(HCi);
+  out.Sc = H.block<3, 3>(3 * k, 3 * k) + HCi.transpose() * out.UC;
+  return out;
+}
+
 }  // namespace
 
 class TestDeformSolvers : public QObject {
@@ -133,10 +158,8 @@ class TestDeformSolvers : public QObject {
     Jgs2Options jo;
     jo.denseBasis = true;
     const Jgs2Data d = precomputeJgs2(m, jo);
-    // Dense rest Hessian over the free vertices.
     ElementCache c;
-    evalElements(m, restPositions(m), c, true);
-    const MatX H = MatX(assembleHessian(m, c));
+    const MatX H = denseRestHessian(m, c);
     const int nf = m.freeCount();
     for (int k : {0, nf / 2, 63, 64, nf - 1}) {
       const int v = m.freeVertices[k];
@@ -144,12 +167,8 @@ class TestDeformSolvers : public QObject {
       std::vector<int> C;
       for (int j = 0; j < 3 * nf; ++j)
         if (j / 3 != k) C.push_back(j);
-      MatX HCC(C.size(), C.size()), HCi(C.size(), 3);
-      for (std::size_t a = 0; a < C.size(); ++a) {
-        for (std::size_t b = 0; b < C.size(); ++b) HCC(a, b) = H(C[a], C[b]);
-        for (int r = 0; r < 3; ++r) HCi(a, r) = H(C[a], 3 * k + r);
-      }
-      const MatX UC = -HCC.ldlt().solve(HCi);
+      const ComplementSolve ref = complementSolve(H, k, C);
+      const MatX& UC = ref.UC;
       const MatX& U = d.dense[v];
       double err = 0, scale = 0;
       for (std::size_t a = 0; a < C.size(); ++a) {
@@ -161,11 +180,7 @@ class TestDeformSolvers : public QObject {
       }
       QVERIFY2(err < 1e-9 * scale, qPrintable(QString::number(err / scale)));
       QVERIFY((U.block<3, 3>(3 * v, 0) - Mat3::Identity()).norm() < 1e-12);  // S_i Ū_i = I
-      // Sc̄_i = H_ii − H_iC H_CC⁻¹ H_iCᵀ.
-      Mat3 Hii;
-      for (int r = 0; r < 3; ++r)
-        for (int s = 0; s < 3; ++s) Hii(r, s) = H(3 * k + r, 3 * k + s);
-      const Mat3 Sc = Hii + HCi.transpose() * UC;
+      const Mat3& Sc = ref.Sc;  // Sc̄_i = H_ii − H_iC H_CC⁻¹ H_iCᵀ
       const Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> Scd(&d.restSchur[9 * v]);
       QVERIFY((Sc - Mat3(Scd)).norm() < 1e-9 * Sc.norm());
     }
@@ -209,8 +224,7 @@ class TestDeformSolvers : public QObject {
     const Jgs2Data d = precomputeJgs2(m, jo);
     QCOMPARE(d.subspaces, Jgs2Subspaces::Colour);
     ElementCache c;
-    evalElements(m, restPositions(m), c, true);
-    const MatX H = MatX(assembleHessian(m, c));
+    const MatX H = denseRestHessian(m, c);
     const int nf = m.freeCount();
     for (int k : {0, nf / 2, 63, 64, nf - 1}) {
       const int v = m.freeVertices[k];
@@ -218,22 +232,15 @@ class TestDeformSolvers : public QObject {
       for (int j = 0; j < 3 * nf; ++j)
         if (m.colour[m.freeVertices[j / 3]] != m.colour[v]) C.push_back(j);
       QVERIFY(C.size() < std::size_t(3 * (nf - 1)));  // the colour has other free vertices
-      MatX HCC(C.size(), C.size()), HCi(C.size(), 3);
-      for (std::size_t a = 0; a < C.size(); ++a) {
-        for (std::size_t b = 0; b < C.size(); ++b) HCC(a, b) = H(C[a], C[b]);
-        for (int r = 0; r < 3; ++r) HCi(a, r) = H(C[a], 3 * k + r);
-      }
-      const MatX UC = -HCC.ldlt().solve(HCi);
+      const ComplementSolve ref = complementSolve(H, k, C);
+      const MatX& UC = ref.UC;
       const MatX& U = d.dense[v];
       MatX expected = MatX::Zero(3 * m.vertexCount(), 3);  // other vertices of the colour: zero
       for (std::size_t a = 0; a < C.size(); ++a) expected.row(3 * m.freeVertices[C[a] / 3] + C[a] % 3) = UC.row(a);
       expected.block<3, 3>(3 * v, 0).setIdentity();  // S_i Ū_i = I
       QVERIFY2((U - expected).cwiseAbs().maxCoeff() < 1e-9 * UC.cwiseAbs().maxCoeff(),
                qPrintable(QString::number((U - expected).cwiseAbs().maxCoeff())));
-      Mat3 Hii;
-      for (int r = 0; r < 3; ++r)
-        for (int s = 0; s < 3; ++s) Hii(r, s) = H(3 * k + r, 3 * k + s);
-      const Mat3 Sc = Hii + HCi.transpose() * UC;  // the colour sub-problem's rest Schur complement
+      const Mat3& Sc = ref.Sc;  // the colour sub-problem's rest Schur complement
       const Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> Scd(&d.restSchur[9 * v]);
       QVERIFY((Sc - Mat3(Scd)).norm() < 1e-9 * Sc.norm());
     }
