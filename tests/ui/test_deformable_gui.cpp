@@ -271,13 +271,19 @@ class TestDeformableGui : public QObject {
     QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_budget.png"), "PNG"));
   }
 
+  void jgs2PartInTheWindowAndAFailingPartReported_data() {
+    QTest::addColumn<QString>("solver");
+    QTest::newRow("jacobi") << QStringLiteral("jgs2-jacobi");
+    QTest::newRow("gauss-seidel") << QStringLiteral("jgs2-gs");  // colour subspaces (paper §6)
+  }
   void jgs2PartInTheWindowAndAFailingPartReported() {
-    // A copy of the strap with "solver": "jgs2-jacobi": while the worker precomputes, the status bar
-    // says so; then the status bar and the model tree name the solver and the strap moves when
-    // played. A part whose precomputation fails (every vertex pinned: JGS2 has nothing to solve) is
-    // reported in the status bar, and the mechanism still runs.
+    // A copy of the strap with "solver": "jgs2-jacobi" or "jgs2-gs": while the worker precomputes,
+    // the status bar says so; then the status bar and the model tree name the solver and the strap
+    // moves when played. A part whose precomputation fails (every vertex pinned: JGS2 has nothing
+    // to solve) is reported in the status bar, and the mechanism still runs.
+    QFETCH(QString, solver);
     QTemporaryDir dir;
-    QString text = strapWithSolver(QStringLiteral("\"solver\": \"jgs2-jacobi\""));
+    QString text = strapWithSolver(QStringLiteral("\"solver\": \"%1\"").arg(solver));
     QVERIFY(!text.isEmpty());
     const QString jgs2File = save(dir, "strap-jgs2.json", text);
     QVERIFY(!jgs2File.isEmpty());
@@ -293,10 +299,10 @@ class TestDeformableGui : public QObject {
     waitIdle(w);
     QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("Preparing")));
     const QString solvers = QString::fromStdString(w.currentFrame().deformSolvers);
-    QVERIFY2(solvers == QStringLiteral("jgs2-jacobi") || solvers == QStringLiteral("jgs2-jacobi (cuda)"), qPrintable(solvers));
+    QVERIFY2(solvers == solver || solvers == solver + QStringLiteral(" (cuda)"), qPrintable(solvers));
     const auto rows = w.findChild<QTreeWidget*>()->findItems(QStringLiteral("strap"), Qt::MatchExactly | Qt::MatchRecursive);
     QCOMPARE(rows.size(), 1);
-    QCOMPARE(rows[0]->text(1), QStringLiteral("1920 tets, jgs2-jacobi"));
+    QCOMPARE(rows[0]->text(1), QStringLiteral("1920 tets, ") + solver);
     const Vec3 before = w.currentFrame().deformables.at(0)->vertices[0].cast<double>();
     QAction* play = findAction(&w, "Play");
     play->trigger();
