@@ -570,6 +570,24 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
         rows.push_back(r);
       }
     }
+    // Cubature size |𝒮_i| (notes §9.8; paper: 4 or 6, the default 6 is the cubature-modal rows
+    // above) and none at all (the two-level baseline, SolveOptions::cubatureTerms = false).
+    for (int size : {0, 2, 4, 8}) {
+      Jgs2Options jo;
+      jo.cubatureElements = std::max(size, 1);
+      const Jgs2Data jgs2 = precomputeJgs2(m, jo);
+      for (Acceleration acc : {Acceleration::None, Acceleration::Subspace}) {
+        const std::string label = "|S|=" + std::to_string(size) + (acc == Acceleration::None ? "" : "+subspace");
+        const MethodSpec ms{"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, 5000, false,
+                            acc, Jgs2Coarse::Rest, nullptr, label, size > 0};
+        Row r = runMethod(s, &jgs2, ms, x, v, t, 2, xRef, 500);
+        r.caseName = "ablation-cantilever-20x";
+        r.stiffness = 20;
+        r.tets = m.tetCount();
+        r.precompute = size > 0 ? jgs2.totalSeconds : jgs2.factorSeconds + jgs2.modesSeconds;
+        rows.push_back(r);
+      }
+    }
   }
   printTable(out, rows, csv);
   if (!csv) {
