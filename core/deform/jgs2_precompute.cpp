@@ -349,12 +349,11 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
           trainTime += since(t);
         }
       } else {  // every other free vertex is of this colour: nothing responds
-        for (int k : members) {
+        for (std::size_t q = 0; q < members.size(); ++q) {
           MatX Uf = MatX::Zero(n, 3);
-          Uf.block<3, 3>(3 * k, 0).setIdentity();
+          Uf.block<3, 3>(3 * members[q], 0).setIdentity();
           const MatX rho = Hc * Uf;
-          const std::size_t q = std::find(members.begin(), members.end(), k) - members.begin();
-          vertexSubspace(k, Uf, rho.middleRows(3 * q, 3), rho.transpose() * Mc, all[k]);
+          vertexSubspace(members[q], Uf, rho.middleRows(3 * q, 3), rho.transpose() * Mc, all[members[q]]);
         }
       }
     }
