@@ -19,10 +19,14 @@
 // Then vbd, jacobi, jgs2-jacobi and jgs2-gs again with the global step control of solver.h
 // (Acceleration::Subspace: the quadratic model minimised over the sweep's and the previous step).
 // Then jgs2-jacobi and jgs2-gs, without and with step control, on a larger coarse space
-// ("modal256": the modal split on 256 modes, Jgs2Options::modalModes; cubature unchanged).
+// ("modal256": the modal split on 256 modes, Jgs2Options::modalModes; cubature unchanged), and
+// jgs2-gs with the colour sub-problems' subspaces of paper §6 ("colour", Jgs2Subspaces::Colour).
+// Then the two-level baseline modal+jacobi / modal+vbd: the same 256-mode coarse correction with
+// plain per-vertex Newton smoothing (SolveOptions::cubatureTerms = false), which measures what
+// JGS2's cubature damper adds; the goals leave these rows out.
 // An ablation case on a small beam shows the three JGS2 variants (exact-schur, exact-sum,
-// cubature), the two sampled right-hand-side forms the modal split replaces, and the modal split's
-// coarse part with the current Hessian (Jgs2Coarse::Galerkin).
+// cubature), the two sampled right-hand-side forms the modal split replaces, the modal split's
+// coarse part with the current Hessian (Jgs2Coarse::Galerkin) and the cubature size |𝒮_i|.
 // The GPU backend (gpu/) adds rows with backend = cuda when a device is present: 50 timed Jacobi
 // sweeps (device time per sweep) and whole solves with the subspace step control (DeviceSolver).
 // The text output ends with the CPU loops' thread scaling (core/deform/parallel.h): on the 20×
