@@ -250,7 +250,7 @@ class TestDeformSolvers : public QObject {
     const int T = std::min<int>(jo.trainingModes, d.modes.cols());
     auto elementShare = [&](int v, int e, int t) {
       const MatX& U = d.dense[v];
-      Eigen::Matrix<double, 12, 1> phi, Ue_phi;
+      Eigen::Matrix<double, 12, 1> phi;
       Eigen::Matrix<double, 12, 3> Ue;
       for (int a = 0; a < 4; ++a) {
         const int va = m.mesh.tets[e][a];
