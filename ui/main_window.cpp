@@ -360,6 +360,9 @@ void MainWindow::buildDocks() {
   // Plots.
   plots_ = new PlotPanel(&history_);
   QDockWidget* plotDock = dock(tr("Plots"), "plotDock", plots_, Qt::BottomDockWidgetArea);
+  // The plots under the time bar, both the window's width: side by side the chart got what the
+  // time bar left (130 px at 1100 px, its time labels elided to "...").
+  splitDockWidget(timeDock, plotDock, Qt::Vertical);
   resizeDocks({modelDock, dofDock}, {280, 340}, Qt::Horizontal);
   resizeDocks({timeDock, plotDock}, {40, 220}, Qt::Vertical);
 }
