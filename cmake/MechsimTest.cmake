@@ -27,7 +27,7 @@ function(mechsim_add_test name)
   endif()
   # GUI tests share one X display (scripts/test.sh runs ctest under one xvfb-run). Two of them
   # at once take the keyboard focus from each other: a key click on a window that is no longer
-  # active misses its shortcut (the D of dynamic mode, a slider's PageDown). They hold one lock,
+  # active misses its shortcut (the D of dynamic mode, Ctrl+Z). They hold one lock,
   # so ctest -j runs them one at a time beside the other tests.
   if("gui" IN_LIST T_LABELS)
     set_tests_properties(${name} PROPERTIES RESOURCE_LOCK x-display)
