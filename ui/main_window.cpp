@@ -108,6 +108,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   dofLabel_ = new QLabel;
   countsLabel_ = new QLabel;
   for (QLabel* l : {residualLabel_, solverLabel_, fpsLabel_, dofLabel_, countsLabel_}) statusBar()->addPermanentWidget(l);
+  // In a narrow window the model counts (also in the Model tree's headings, and in the label's
+  // tooltip) give way first, so that the solver figures and the mobility stay whole.
+  countsLabel_->setMinimumWidth(1);
   // The legend of the stress colours: the ramp from low to high and the range it spans.
   stressRamp_ = new QLabel;
   stressRamp_->setPixmap(stressRampPixmap(90, 12));
@@ -888,6 +891,7 @@ void MainWindow::updateTitleAndStatus() {
                             .arg(counted(m.joints.size(), "joint", "joints"))
                             .arg(counted(m.nq, "coordinate", "coordinates"))
                             .arg(counted(m.drivers.size(), "driver", "drivers")));
+  countsLabel_->setToolTip(countsLabel_->text());
   reloadAction_->setEnabled(true);
   updateSolverStatus();
 }
