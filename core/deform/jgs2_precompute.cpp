@@ -320,41 +320,37 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
       }();
       MatX Mc(3 * members.size(), nModes);  // the training modes on the colour's DOFs
       for (std::size_t q = 0; q < members.size(); ++q) Mc.middleRows(3 * q, 3) = modes.block(3 * members[q], 0, 3, nModes);
-      MatX Z;
+      // np = 0 when every other free vertex is of this colour: nothing responds, Ū_{i,C′} is empty.
+      Eigen::CholmodSupernodalLLT<SpMat> lltc;
       if (np > 0) {
-        Eigen::CholmodSupernodalLLT<SpMat> lltc(Hp);
+        lltc.compute(Hp);
         if (lltc.info() != Eigen::Success) throw std::runtime_error("JGS2: a colour's complement Hessian is not positive definite");
-        d.factorSeconds += since(t);
-        for (std::size_t first = 0; first < members.size(); first += block) {
-          const int size = static_cast<int>(std::min<std::size_t>(block, members.size() - first));
-          t = Clock::now();
-          MatX B = MatX::Zero(np, 3 * size);
-          for (int q = 0; q < size; ++q)
-            for (int j = 0; j < 3; ++j)
-              for (SpMat::InnerIterator it(Hbar, 3 * members[first + q] + j); it; ++it)
-                if (reduced[it.row()] >= 0) B(reduced[it.row()], 3 * q + j) = -it.value();
-          Z = lltc.solve(B);
-          basisTime += since(t);
-          t = Clock::now();
-          detail::parallelForUneven(size, 2, [&](int q) {
-            const int k = members[first + q];
-            MatX Uf = MatX::Zero(n, 3);
-            for (int row = 0; row < n; ++row)
-              if (reduced[row] >= 0) Uf.row(row) = Z.block(reduced[row], 3 * q, 1, 3);
-            Uf.block<3, 3>(3 * k, 0).setIdentity();
-            const MatX rho = Hc * Uf;  // 3|c| × 3
-            const Mat3 Sc = rho.middleRows(3 * (first + q), 3);
-            vertexSubspace(k, Uf, Sc, rho.transpose() * Mc, all[k]);
-          });
-          trainTime += since(t);
-        }
-      } else {  // every other free vertex is of this colour: nothing responds
-        for (std::size_t q = 0; q < members.size(); ++q) {
+      }
+      d.factorSeconds += since(t);
+      MatX Z;
+      for (std::size_t first = 0; first < members.size(); first += block) {
+        const int size = static_cast<int>(std::min<std::size_t>(block, members.size() - first));
+        t = Clock::now();
+        MatX B = MatX::Zero(np, 3 * size);
+        for (int q = 0; q < size; ++q)
+          for (int j = 0; j < 3; ++j)
+            for (SpMat::InnerIterator it(Hbar, 3 * members[first + q] + j); it; ++it)
+              if (reduced[it.row()] >= 0) B(reduced[it.row()], 3 * q + j) = -it.value();
+        if (np > 0) Z = lltc.solve(B);
+        else Z = B;
+        basisTime += since(t);
+        t = Clock::now();
+        detail::parallelForUneven(size, 2, [&](int q) {
+          const int k = members[first + q];
           MatX Uf = MatX::Zero(n, 3);
-          Uf.block<3, 3>(3 * members[q], 0).setIdentity();
-          const MatX rho = Hc * Uf;
-          vertexSubspace(members[q], Uf, rho.middleRows(3 * q, 3), rho.transpose() * Mc, all[members[q]]);
-        }
+          for (int row = 0; row < n; ++row)
+            if (reduced[row] >= 0) Uf.row(row) = Z.block(reduced[row], 3 * q, 1, 3);
+          Uf.block<3, 3>(3 * k, 0).setIdentity();
+          const MatX rho = Hc * Uf;  // 3|c| × 3
+          const Mat3 Sc = rho.middleRows(3 * (first + q), 3);
+          vertexSubspace(k, Uf, Sc, rho.transpose() * Mc, all[k]);
+        });
+        trainTime += since(t);
       }
     }
   }
