@@ -162,6 +162,12 @@ struct MethodSpec {
   bool cubatureTerms = true;       // false: the two-level baseline (SolveOptions::cubatureTerms)
 };
 
+/// Precomputation a JGS2 row needs: all of it, or with the cubature terms dropped (the two-level
+/// baseline) the factorisation and the modes only.
+double precomputeSeconds(const Jgs2Data& d, bool cubatureTerms) {
+  return cubatureTerms ? d.totalSeconds : d.factorSeconds + d.modesSeconds;
+}
+
 /// Runs `steps` steps of `minimise` (a solver of one step's E, CPU or device) from (x0, v0) at
 /// time t0 and fills r's iterations per step, time per iteration, converged steps and the first
 /// step's error against xRef. A diverged or capped step ends the trajectory.
@@ -451,9 +457,9 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
         r.stiffness = stiff;
         r.tets = m.tetCount();
         const Jgs2Data& used = ms.data ? *ms.data : jgs2;
-        r.precompute = ms.method != Method::Jgs2Jacobi && ms.method != Method::Jgs2GaussSeidel ? 0
-                       : ms.cubatureTerms ? used.totalSeconds
-                                          : used.factorSeconds + used.modesSeconds;
+        r.precompute = ms.method != Method::Jgs2Jacobi && ms.method != Method::Jgs2GaussSeidel
+                           ? 0
+                           : precomputeSeconds(used, ms.cubatureTerms);
         rows.push_back(r);
       }
 #ifdef MECHSIM_HAVE_CUDA
@@ -588,7 +594,7 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
         r.caseName = "ablation-cantilever-20x";
         r.stiffness = 20;
         r.tets = m.tetCount();
-        r.precompute = size > 0 ? jgs2.totalSeconds : jgs2.factorSeconds + jgs2.modesSeconds;
+        r.precompute = precomputeSeconds(jgs2, size > 0);
         rows.push_back(r);
       }
     }
