@@ -877,6 +877,7 @@ void MainWindow::updateTitleAndStatus() {
   if (!model_) {
     setWindowTitle(QStringLiteral("mechsim"));
     countsLabel_->setText(tr("No mechanism"));
+    countsLabel_->setToolTip(QString());
     reloadAction_->setEnabled(false);
     updateSolverStatus();
     return;
