@@ -1,4 +1,4 @@
-// app/cli/cmd_bench.cpp — `mechsim-cli bench NAME [--csv]`: the benchmark programs.
+// app/cli/cmd_bench.cpp — `mechsim-cli bench NAME [--csv] [--quick]`: the benchmark programs.
 #include <cstdio>
 #include <iostream>
 
@@ -12,9 +12,18 @@ namespace mechsim::cli {
 int cmdBench(const Args& args) {
   const auto pos = positionals(args, {});
   if (pos.size() != 1) {
-    std::fprintf(stderr, "usage: mechsim-cli bench NAME [--csv]   (NAME: kinematics, dynamics, anm, deform, contact)\n");
+    std::fprintf(stderr, "usage: %s\n", commandUsage("bench"));
     return 2;
   }
+  // --quick shortens the two long benchmarks only; any other option is a usage error (not ignored:
+  // a misspelt flag must not start a quarter-hour run).
+  const bool hasQuick = pos[0] == "deform" || pos[0] == "contact";
+  for (const auto& a : args)
+    if (a.rfind("--", 0) == 0 && a != "--csv" && !(hasQuick && a == "--quick")) {
+      std::fprintf(stderr, "mechsim-cli: bench %s: unknown option '%s'\nusage: %s\n", pos[0].c_str(), a.c_str(),
+                   commandUsage("bench"));
+      return 2;
+    }
   const bool csv = hasFlag(args, "--csv");
 #ifdef MECHSIM_HAVE_BENCH
   if (pos[0] == "kinematics") return bench::runKinematics(std::cout, csv, MECHSIM_SOURCE_DIR);

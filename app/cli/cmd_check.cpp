@@ -24,7 +24,7 @@ int cmdCheck(const Args& args) {
       return 2;
     }
   if (pos.size() != 1) {
-    std::fprintf(stderr, "usage: mechsim-cli check FILE [--json]\n");
+    std::fprintf(stderr, "usage: %s\n", commandUsage("check"));
     return 2;
   }
   const bool json = hasFlag(args, "--json");

@@ -45,9 +45,7 @@
 namespace mechsim::cli {
 
 int cmdDeform(const Args& argsIn) {
-  const char* usage =
-      "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
-      "[--step-control none|line-search|subspace] [--backend auto|cpu|cuda]";
+  const char* usage = commandUsage("deform");
   // --method, --step-control and --backend are ours; the rest are the common run options.
   Args args;
   std::string methodS, controlS, backendS = "auto";  // method / control empty: each part's own (the file's)

@@ -8,7 +8,12 @@
 
 namespace mechsim::cli {
 
-int cmdInfo(const Args&) {
+int cmdInfo(const Args& args) {
+  if (!args.empty()) {
+    std::fprintf(stderr, "mechsim-cli: info: unexpected argument '%s'\nusage: %s\n", args[0].c_str(),
+                 commandUsage("info"));
+    return 2;
+  }
   std::printf("mechsim %s\n", MECHSIM_VERSION);
 #ifdef MECHSIM_HAVE_CUDA
   std::printf("CUDA backend: built (sm_90); %s\n", gpu::deviceCount() > 0 ? gpu::deviceDescription().c_str()

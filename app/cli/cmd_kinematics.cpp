@@ -25,7 +25,7 @@ namespace mechsim::cli {
 
 int cmdKinematics(const Args& args) {
   RunArgs run;
-  if (!parseRunArgs(args, "kinematics", true, "mechsim-cli kinematics FILE --t-end T --dt H --out OUT.csv", run)) return 2;
+  if (!parseRunArgs(args, "kinematics", true, commandUsage("kinematics"), run)) return 2;
   const std::string &tEndS = run.tEnd, &dtS = run.dt, &out = run.out;
   double tEnd = 0, dt = 0;
   if (!parseNumber(tEndS, "--t-end", tEnd) || !parseNumber(dtS, "--dt", dt)) return 2;

@@ -26,7 +26,7 @@ namespace mechsim::cli {
 
 int cmdSimulate(const Args& args) {
   RunArgs run;
-  if (!parseRunArgs(args, "simulate", false, "mechsim-cli simulate FILE --t-end T [--dt H] --out OUT.csv", run)) return 2;
+  if (!parseRunArgs(args, "simulate", false, commandUsage("simulate"), run)) return 2;
   const std::string &tEndS = run.tEnd, &dtS = run.dt, &out = run.out;
   double tEnd = 0, dt = 0;
   if (!parseNumber(tEndS, "--t-end", tEnd)) return 2;

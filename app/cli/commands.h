@@ -17,6 +17,9 @@ int cmdInfo(const Args& args);
 int cmdSimulate(const Args& args);  // cmd_simulate.cpp: forward dynamics
 int cmdDeform(const Args& args);    // cmd_deform.cpp: kinematic run with deformable parts
 
+/// The one-line usage of a command ("mechsim-cli check FILE [--json]"), or nullptr for an unknown
+/// command. `COMMAND --help` prints it; the commands print it on a usage error.
+const char* commandUsage(const std::string& command);
 /// Small argument helpers shared by the subcommands.
 bool hasFlag(const Args& args, const std::string& flag);
 /// Value after `--name`, or empty when absent. Sets `missing` when the flag has no value.

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <utility>
 
 #include "cli/commands.h"
 #include "core/io/load.h"
@@ -12,7 +14,7 @@ namespace {
 
 void usage(std::FILE* to) {
   std::fprintf(to,
-               "usage: mechsim-cli COMMAND [ARGS]\n"
+               "usage: mechsim-cli COMMAND [ARGS]          (mechsim-cli COMMAND --help: that command's options)\n"
                "\n"
                "commands:\n"
                "  check FILE [--json]                               load and analyse a mechanism\n"
@@ -25,6 +27,8 @@ void usage(std::FILE* to) {
                "exit status: 0 success, 1 file error, 2 usage error or solver failure\n");
 }
 
+bool isHelp(const std::string& a) { return a == "--help" || a == "-h"; }
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -36,17 +40,26 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   Args args(argv + 2, argv + argc);
   try {
+    // `COMMAND --help` (anywhere among its arguments) and `help COMMAND`: that command's usage, exit 0.
+    const bool helpCmd = cmd == "help" || isHelp(cmd);
+    const std::string about = helpCmd ? (args.empty() ? "" : args[0]) : cmd;
+    if (helpCmd || std::any_of(args.begin(), args.end(), isHelp)) {
+      if (about.empty()) {
+        usage(stdout);
+        return 0;
+      }
+      if (const char* u = commandUsage(about)) {
+        std::printf("usage: %s\n", u);
+        return 0;
+      }
+    }
     if (cmd == "check") return cmdCheck(args);
     if (cmd == "kinematics") return cmdKinematics(args);
     if (cmd == "bench") return cmdBench(args);
     if (cmd == "info") return cmdInfo(args);
     if (cmd == "simulate") return cmdSimulate(args);
     if (cmd == "deform") return cmdDeform(args);
-    if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-      usage(stdout);
-      return 0;
-    }
-    std::fprintf(stderr, "mechsim-cli: unknown command '%s'\n", cmd.c_str());
+    std::fprintf(stderr, "mechsim-cli: unknown command '%s'\n", about.c_str());
     usage(stderr);
     return 2;
   } catch (const std::exception& e) {
@@ -57,6 +70,23 @@ int main(int argc, char** argv) {
 }
 
 namespace mechsim::cli {
+
+const char* commandUsage(const std::string& command) {
+  static const std::pair<const char*, const char*> table[] = {
+      {"check", "mechsim-cli check FILE [--json]"},
+      {"kinematics", "mechsim-cli kinematics FILE --t-end T --dt H --out OUT.csv"},
+      {"simulate", "mechsim-cli simulate FILE --t-end T [--dt H] --out OUT.csv"},
+      {"deform",
+       "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
+       "[--step-control none|line-search|subspace] [--backend auto|cpu|cuda]"},
+      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact [--csv] [--quick]   (--quick: deform and "
+                "contact only, a shorter run)"},
+      {"info", "mechsim-cli info"},
+  };
+  for (const auto& [name, text] : table)
+    if (command == name) return text;
+  return nullptr;
+}
 
 bool hasFlag(const Args& args, const std::string& flag) {
   for (const auto& a : args)

@@ -101,6 +101,50 @@ class TestCli : public QObject {
     QVERIFY2(re.match(QString::fromUtf8(r.err)).hasMatch(), r.err.constData());
   }
 
+  // `COMMAND --help`, `-h` and `help COMMAND`: that command's usage on stdout, exit 0, nothing run.
+  void helpPerCommand_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("usage");
+    QTest::newRow("check --help") << QStringList{"check", "--help"} << "usage: mechsim-cli check FILE";
+    QTest::newRow("kinematics -h") << QStringList{"kinematics", "-h"} << "usage: mechsim-cli kinematics FILE";
+    QTest::newRow("simulate with args") << QStringList{"simulate", example("fourbar.json"), "--help"}
+                                        << "usage: mechsim-cli simulate FILE";
+    QTest::newRow("help deform") << QStringList{"help", "deform"} << "usage: mechsim-cli deform FILE";
+    QTest::newRow("bench deform --help") << QStringList{"bench", "deform", "--help"} << "usage: mechsim-cli bench";
+    QTest::newRow("info --help") << QStringList{"info", "--help"} << "usage: mechsim-cli info";
+    QTest::newRow("--help") << QStringList{"--help"} << "usage: mechsim-cli COMMAND";
+  }
+  void helpPerCommand() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, usage);
+    const Run r = runCli(args);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(QString::fromUtf8(r.out).startsWith(usage), r.out.constData());
+    QVERIFY2(r.err.isEmpty(), r.err.constData());
+  }
+
+  // A misspelt or misplaced option is a usage error (exit 2, the option named), not ignored: a
+  // benchmark must not start its long run on `--qiuck`, nor `info` take stray arguments.
+  void unknownOptionsRefused_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("bench deform --qiuck") << QStringList{"bench", "deform", "--qiuck"} << "unknown option '--qiuck'";
+    QTest::newRow("bench kinematics --quick") << QStringList{"bench", "kinematics", "--quick"}
+                                              << "unknown option '--quick'";
+    QTest::newRow("info extra") << QStringList{"info", "extra"} << "unexpected argument 'extra'";
+    QTest::newRow("check --jsn") << QStringList{"check", example("fourbar.json"), "--jsn"}
+                                 << "unknown option '--jsn'";
+    QTest::newRow("help nope") << QStringList{"help", "nope"} << "unknown command 'nope'";
+  }
+  void unknownOptionsRefused() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Run r = runCli(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    QVERIFY2(r.out.isEmpty(), r.out.constData());
+  }
+
   // `kinematics`: exit 0, header per format.md §2, one row per t = k·dt, all numbers finite.
   void kinematicsCsv_data() {
     QTest::addColumn<QString>("file");
