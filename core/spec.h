@@ -205,6 +205,8 @@ struct DeformableSpec {
   // 0: not given (the program's default: docs/format.md).
   int maxIterations = 0;
   double tolerance = 0;
+  // JGS2 parts: rest modes in the modal split's coarse space; 0: not given (deform::kDefaultModalModes).
+  int modes = 0;
 };
 
 /// The "contact" section (docs/format.md "Contact"; core/collision, core/contact, the stepper).

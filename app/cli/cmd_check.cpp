@@ -72,6 +72,7 @@ int cmdCheck(const Args& args) {
                           {"solver", solverOf(d)}};
       if (d.maxIterations > 0) part["maxIterations"] = d.maxIterations;  // the file's, when it gives them
       if (d.tolerance > 0) part["tolerance"] = d.tolerance;
+      if (d.modes > 0) part["modes"] = d.modes;
       j["deformables"].push_back(part);
     }
     std::cout << j.dump(2) << "\n";
@@ -100,6 +101,7 @@ int cmdCheck(const Args& args) {
                   d.material.c_str(), solverOf(d).c_str());
       if (d.maxIterations > 0) std::printf(", at most %d iterations per step", d.maxIterations);
       if (d.tolerance > 0) std::printf(", tolerance %g", d.tolerance);
+      if (d.modes > 0) std::printf(", %d coarse modes", d.modes);
       std::printf("\n");
     }
   }

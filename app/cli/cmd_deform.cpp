@@ -153,7 +153,7 @@ int cmdDeform(const Args& argsIn) {
       if (!methods.empty()) methods += ", ";
       methods += deform::toString(p.opt.method);
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
-        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(p.opt.method)));
+        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(p.opt.method, ds.modes > 0 ? ds.modes : deform::kDefaultModalModes)));
       // Backend: the device when asked for or (auto) when present and it runs the part's options.
       std::string backend = "cpu";
 #ifdef MECHSIM_HAVE_CUDA
@@ -189,7 +189,7 @@ int cmdDeform(const Args& argsIn) {
   csv.precision(9);
   csv << "t,part,iterations,converged,centroid_x,centroid_y,centroid_z,max_speed,attach_error\n";
   std::vector<Pose> poses(spec.bodies.size());
-  long totalIterations = 0, solves = 0, capped = 0;
+  long totalIterations = 0, solves = 0, capped = 0, stepsDone = 0;  // stepsDone: every part stepped
   double maxAttach = 0;
   std::string failure;
   const auto wall0 = std::chrono::steady_clock::now();
@@ -239,6 +239,7 @@ int cmdDeform(const Args& argsIn) {
         break;
       }
     }
+    if (k > 0 && failure.empty()) ++stepsDone;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   try {
@@ -249,12 +250,15 @@ int cmdDeform(const Args& argsIn) {
   }
   std::printf("deform: %zu part(s), %ld steps, method %s, backend %s, wall %.3f s, %.2f iterations per step, max "
               "attachment error %.3g m",
-              parts.size(), static_cast<long>(steps), methods.c_str(), backends.c_str(), wall,
+              parts.size(), stepsDone, methods.c_str(), backends.c_str(), wall,
               solves ? double(totalIterations) / solves : 0.0, maxAttach);
   if (capped > 0) std::printf(", %ld part step(s) stopped at the file's maxIterations", capped);
   std::printf("\n");
   if (!failure.empty()) {
-    std::fprintf(stderr, "mechsim-cli: deform: %s; wrote the rows before it to %s\n", failure.c_str(), run.out.c_str());
+    // The rows written: every time up to the failed step, whose row (if the part got one) says
+    // converged 0 with the state the solve stopped at.
+    std::fprintf(stderr, "mechsim-cli: deform: %s after %ld of %ld steps; wrote the rows up to it to %s\n",
+                 failure.c_str(), stepsDone, static_cast<long>(steps), run.out.c_str());
     return 2;
   }
   return 0;

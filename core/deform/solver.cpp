@@ -57,9 +57,10 @@ const char* toString(Jgs2RhsForm f) {
   return "?";
 }
 
-Jgs2Options jgs2OptionsFor(Method method) {
+Jgs2Options jgs2OptionsFor(Method method, int modes) {
   Jgs2Options o;
   if (method == Method::Jgs2GaussSeidel) o.subspaces = Jgs2Subspaces::Colour;
+  o.modalModes = modes;
   return o;
 }
 

@@ -169,7 +169,7 @@ class DeformReader : JsonSection {
     record(path, v);
     checkKeys(v, path,
               {"name", "mesh", "position", "material", "pinned", "attachments", "solver", "stepControl",
-               "maxIterations", "tolerance"},
+               "maxIterations", "tolerance", "modes"},
               "a deformable part");
     DeformableSpec d;
     const Value& n = req(v, path, "name", "a unique name");
@@ -232,6 +232,9 @@ class DeformReader : JsonSection {
       if (!(d.tolerance > 0 && d.tolerance <= 1))
         fail(*x, path + ".tolerance", "the tolerance on the normalised step must lie in (0, 1]");
     }
+    // At least the 64 modes the cubature is trained on (fewer would not shrink the precomputation);
+    // at most 1024 (the eigensolver's Krylov space holds about twice as many vectors of the mesh's size).
+    if (const Value* x = opt(v, path, "modes")) d.modes = integer(*x, path + ".modes", 64, 1024);
     spec_.deformables.push_back(std::move(d));
   }
 };
@@ -278,6 +281,7 @@ Json deformablesSectionJson(const MechanismSpec& spec) {
     if (!d.stepControl.empty()) j["stepControl"] = d.stepControl;
     if (d.maxIterations > 0) j["maxIterations"] = d.maxIterations;
     if (d.tolerance > 0) j["tolerance"] = d.tolerance;
+    if (d.modes > 0) j["modes"] = d.modes;
     out.push_back(j);
   }
   return out;

@@ -267,6 +267,38 @@ class TestCli : public QObject {
     const Run s = runCli({"deform", strict, "--t-end", "0.01", "--dt", "0.01", "--out", dir.filePath("strict.csv")});
     QCOMPARE(s.exitCode, 2);
     QVERIFY2(s.err.contains("did not converge"), s.err.constData());
+    // The summary counts the steps done (none), not the steps asked for.
+    QVERIFY2(s.err.contains("after 0 of 1 steps"), s.err.constData());
+    QVERIFY2(s.out.contains("1 part(s), 0 steps,"), s.out.constData());
+  }
+
+  void deformCoarseModes() {
+    // "modes" sets the JGS2 coarse space: `check` names it, and the precomputation the run gets
+    // uses it — with the training modes only (64) the strap's steps take more Jacobi sweeps than
+    // with the default 256 (about 15 against 8 per step over the first 0.2 s).
+    QTemporaryDir dir;
+    const QString few = strapWithSolver(dir, "\"solver\": \"jgs2-jacobi\", \"modes\": 64");
+    QVERIFY(!few.isEmpty());
+    const Run chk = runCli({"check", few, "--json"});
+    QVERIFY2(chk.exitCode == 0, chk.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(chk.out).object().value("deformables").toArray().at(0).toObject().value("modes").toInt(),
+             64);
+    QVERIFY(runCli({"check", few}).out.contains("solver jgs2-jacobi, 64 coarse modes"));
+    auto meanIterations = [&](const QStringList& args, const QString& csv) {
+      const Run r = runCli(QStringList{"deform"} + args + QStringList{"--t-end", "0.2", "--dt", "0.01", "--out", csv});
+      if (r.exitCode != 0) return -1.0;
+      QFile f(csv);
+      if (!f.open(QIODevice::ReadOnly)) return -1.0;
+      const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+      double sum = 0;
+      for (int k = 2; k < lines.size(); ++k) sum += lines[k].split(',').value(2).toDouble();
+      return lines.size() > 2 ? sum / (lines.size() - 2) : -1.0;
+    };
+    const double itFew = meanIterations({few}, dir.filePath("few.csv"));
+    const double itDefault =
+        meanIterations({example("deform-flexible-link.json"), "--method", "jgs2-jacobi"}, dir.filePath("default.csv"));
+    QVERIFY2(itFew > 0 && itDefault > 0, qPrintable(QString("%1 %2").arg(itFew).arg(itDefault)));
+    QVERIFY2(itDefault < 0.8 * itFew, qPrintable(QString("256 modes: %1 it/step, 64 modes: %2").arg(itDefault).arg(itFew)));
   }
 
   void deformBackendChoice() {

@@ -157,6 +157,7 @@ struct Cmp {
       str(p + ".stepControl", x.stepControl, y.stepControl);
       flag(p + ".maxIterations", x.maxIterations == y.maxIterations, true);
       num(p + ".tolerance", x.tolerance, y.tolerance);
+      flag(p + ".modes", x.modes == y.modes, true);
     }
   }
 };
