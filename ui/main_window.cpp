@@ -2,6 +2,7 @@
 // from the controller into the history, the view, the sliders, the plots and the status bar.
 #include "ui/main_window.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -33,6 +34,7 @@
 #include <QTreeWidget>
 #include <QUndoStack>
 
+#include "core/deform/solver.h"
 #include "core/io/load.h"
 #include "core/io/write.h"
 #include "core/anm/anm_drag.h"
@@ -238,10 +240,11 @@ void MainWindow::buildMenus() {
     rebuildScene(false);
   });
   view->addSeparator();
-  // The solver behind handle drags (drag.h); more appear here as they are written.
+  // The solver behind handle drags and slider moves (drag.h): Newton's position analysis at each
+  // new target, or continuation along the path between targets.
   QMenu* solver = view->addMenu(tr("Drag &Solver"));
   auto* solvers = new QActionGroup(this);
-  QAction* newton = solver->addAction(tr("Drag solver: Newton"));
+  QAction* newton = solver->addAction(tr("&Newton (least-squares steps)"));
   newton->setCheckable(true);
   newton->setChecked(true);
   newton->setObjectName("dragSolverNewton");
@@ -251,7 +254,7 @@ void MainWindow::buildMenus() {
     QSettings().setValue("drag/solver", "newton");
   });
   // Continuation along the ANM path (paper 004): drags and slider moves keep their branch.
-  QAction* anmSolver = solver->addAction(tr("Continuation (ANM)"));
+  QAction* anmSolver = solver->addAction(tr("&Continuation (ANM)"));
   anmSolver->setCheckable(true);
   anmSolver->setObjectName("dragSolverAnm");
   solvers->addAction(anmSolver);
@@ -299,6 +302,29 @@ void MainWindow::buildMenus() {
   connect(dynamicAction, &QAction::toggled, this, [this](bool on) {
     if (simulation_) simulation_->setDynamic(on);
   });
+  // The solver of the deformable parts' implicit-Euler steps (docs/deform.md), for all parts at
+  // once; "From the File" gives each part its own "solver" back. The run restarts at t = 0.
+  deformSolverMenu_ = sim->addMenu(tr("Deformable &Solver"));
+  deformSolverMenu_->setObjectName("deformSolverMenu");
+  deformSolverMenu_->setEnabled(false);
+  deformSolvers_ = new QActionGroup(this);
+  const std::pair<QString, QString> deformMethods[] = {
+      {QString(), tr("From the &File")},
+      {QStringLiteral("newton"), tr("&Newton (sparse direct)")},
+      {QStringLiteral("vbd"), tr("&VBD (coloured Gauss–Seidel)")},
+      {QStringLiteral("jacobi"), tr("&Jacobi (per vertex)")},
+      {QStringLiteral("jgs2-jacobi"), tr("JGS2 J&acobi")},
+      {QStringLiteral("jgs2-gs"), tr("JGS2 &Gauss–Seidel")}};
+  for (const auto& [method, text] : deformMethods) {
+    QAction* a = deformSolverMenu_->addAction(text);
+    a->setCheckable(true);
+    a->setData(method);
+    a->setChecked(method.isEmpty());
+    a->setObjectName(QStringLiteral("deformSolver-%1").arg(method.isEmpty() ? QStringLiteral("file") : method));
+    deformSolvers_->addAction(a);
+    connect(a, &QAction::triggered, this, [this, method] { setDeformableSolver(method); });
+    if (method.isEmpty()) deformSolverMenu_->addSeparator();
+  }
   QToolBar* simBar = addToolBar(tr("Simulation"));
   simBar->setObjectName("simulationToolBar");
   simBar->addAction(dynamicAction);
@@ -412,12 +438,43 @@ bool MainWindow::openFile(const QString& path) {
     return false;
   }
   lastError_.clear();
-  model_ = model;
-  stressHold_.reset();
-  spec_ = spec;
-  info_ = ModelInfo{};
   currentFile_ = QFileInfo(path).absoluteFilePath();
   addRecent(currentFile_);
+  fileSolvers_.clear();
+  for (const DeformableSpec& d : spec->deformables) fileSolvers_.push_back(d.solver);
+  deformSolver_.clear();
+  for (QAction* a : deformSolvers_->actions())
+    if (a->data().toString().isEmpty()) a->setChecked(true);
+  deformSolverMenu_->setEnabled(!spec->deformables.empty());
+  showMechanism(std::move(model), std::move(spec), /*fit=*/true);
+  emit modelLoaded(currentFile_);
+  return true;
+}
+
+bool MainWindow::setDeformableSolver(const QString& method) {
+  if (!spec_ || spec_->deformables.empty()) return false;
+  if (!method.isEmpty() && !deform::methodFromString(method.toStdString())) return false;
+  auto spec = std::make_shared<MechanismSpec>(*spec_);
+  for (std::size_t k = 0; k < spec->deformables.size(); ++k)
+    spec->deformables[k].solver = method.isEmpty() ? fileSolvers_[k] : method.toStdString();
+  deformSolver_ = method;
+  for (QAction* a : deformSolvers_->actions())
+    if (a->data().toString() == method) a->setChecked(true);
+  const bool precomputing = std::any_of(spec->deformables.begin(), spec->deformables.end(),
+                                        [](const DeformableSpec& d) { return d.solver.rfind("jgs2", 0) == 0; });
+  showMechanism(model_, std::move(spec), /*fit=*/false);
+  if (!precomputing)  // else the precomputation's message stays until the first frame
+    statusBar()->showMessage(tr("Deformable parts: %1; the run restarts at t = 0")
+                                 .arg(method.isEmpty() ? tr("each part's solver from the file") : method),
+                             5000);
+  return true;
+}
+
+void MainWindow::showMechanism(std::shared_ptr<const Model> model, std::shared_ptr<const MechanismSpec> spec, bool fit) {
+  model_ = std::move(model);
+  stressHold_.reset();
+  spec_ = std::move(spec);
+  info_ = ModelInfo{};
   fillTree();
   updateTitleAndStatus();
 
@@ -442,7 +499,7 @@ bool MainWindow::openFile(const QString& path) {
   }
 
   // Show the file's configuration at once, then let the controller take over.
-  showFrame(initialFrame(model_), /*fit=*/true);
+  showFrame(initialFrame(model_), fit);
   simulation_->setSpeed(timeline_->speed());
   simulation_->setModel(model_, spec_);
   // JGS2 parts are precomputed on the worker before the first frame (seconds to a minute).
@@ -451,8 +508,6 @@ bool MainWindow::openFile(const QString& path) {
     if (d.solver.rfind("jgs2", 0) == 0) jgs2Tets += static_cast<int>(d.tets.size());
   if (jgs2Tets > 0)
     statusBar()->showMessage(tr("Preparing the deformable parts: JGS2 precomputation on %1 tets …").arg(jgs2Tets));
-  emit modelLoaded(currentFile_);
-  return true;
 }
 
 void MainWindow::reportError(const QString& message) {

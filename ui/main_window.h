@@ -2,8 +2,8 @@
 // ui/main_window.h — the application window: the 3-D viewport in the middle; docks for the model
 // tree, the DOF sliders (ui/dof_panel.h), the plots (ui/plot_dock.h) and the time bar
 // (ui/timeline.h); menus File (Open, Open Recent, Reload, Save As, Export Trajectory, Quit),
-// Edit (Undo, Redo), View (fit, what to show, docks, drag solver), Simulation (Play, Step, Reset),
-// Mechanism (Report), Help; drag-and-drop of mechanism files; a status bar with the residual,
+// Edit (Undo, Redo), View (fit, what to show, docks, drag solver), Simulation (Play, Step, Reset,
+// Dynamic mode, Deformable Solver), Mechanism (Report), Help; drag-and-drop of mechanism files; a status bar with the residual,
 // Newton iterations, solve time per frame, frames per second, DOF and redundant equations.
 //
 // Files are read (spec) and compiled on the GUI thread (parsing only, no solver); the model and
@@ -60,6 +60,15 @@ class MainWindow : public QMainWindow {
   /// Loads `path` and shows it. On failure: the error handler gets the loader's message, the
   /// current mechanism stays, returns false.
   bool openFile(const QString& path);
+
+  /// Simulation → Deformable Solver: steps every deformable part with `method` ("newton", "vbd",
+  /// "jacobi", "jgs2-jacobi", "jgs2-gs"), or with each part's own solver from the file when
+  /// `method` is empty. The mechanism restarts from the file's configuration at t = 0 (a JGS2
+  /// part is precomputed first, on the worker); Save As writes the solver chosen. Returns false,
+  /// changing nothing, when the open mechanism has no deformable part or the name is unknown.
+  bool setDeformableSolver(const QString& method);
+  /// The solver chosen there ("" for the file's own).
+  const QString& deformableSolver() const { return deformSolver_; }
 
   /// Replaces the message box shown on a load error (tests, --screenshot mode).
   using ErrorHandler = std::function<void(const QString& message)>;
@@ -142,6 +151,10 @@ class MainWindow : public QMainWindow {
   void fillTree();
   void updateTitleAndStatus();
   void updateSolverStatus();
+  /// Shows a loaded mechanism from its start: resets the history, the undo stack, the panels and
+  /// the controller (openFile after a successful load; setDeformableSolver). `fit`: frame the view
+  /// on it (a new file) or keep the camera (the same mechanism again).
+  void showMechanism(std::shared_ptr<const Model> model, std::shared_ptr<const MechanismSpec> spec, bool fit);
   /// The DOF sliders, the time bar and the status bar from the current frame.
   void showPanels();
   void addRecent(const QString& path);
@@ -174,6 +187,10 @@ class MainWindow : public QMainWindow {
   QAction* playAction_ = nullptr;
   QAction* stepAction_ = nullptr;
   QAction* resetAction_ = nullptr;
+  QMenu* deformSolverMenu_ = nullptr;    // Simulation → Deformable Solver (enabled with parts)
+  QActionGroup* deformSolvers_ = nullptr;
+  QString deformSolver_;                 // the method chosen there ("": the file's)
+  std::vector<std::string> fileSolvers_; // each part's "solver" as the file gave it
   std::vector<QDockWidget*> docks_;
 
   std::unique_ptr<SimulationThread> simulation_;

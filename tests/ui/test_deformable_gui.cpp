@@ -10,6 +10,10 @@
 // while time is paused: frames keep coming, the vertex moves a substantial part of the way to the
 // cursor's point on the view plane, the attached ends stay on their bodies; released, the strap
 // springs back towards rest. A press on the crank still drags the rigid body.
+// Simulation → Deformable Solver switches the strap from the file's Newton to JGS2 and back: the
+// precomputation is announced, the frames and the model tree name the new solver, the run restarts
+// at t = 0 and moves, Save As writes the solver chosen; the menu is disabled for a mechanism
+// without deformable parts.
 #include <QtTest>
 
 #include <QAction>
@@ -20,6 +24,7 @@
 #include <map>
 
 #include <QLabel>
+#include <QMenu>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QStatusBar>
@@ -328,6 +333,85 @@ class TestDeformableGui : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > 0.05, 30000);  // the crank still runs
     play->trigger();
     waitIdle(w);
+  }
+
+  void deformableSolverFromTheMenu() {
+    MainWindow w;
+    openStrap(w);
+    auto* menu = w.findChild<QMenu*>(QStringLiteral("deformSolverMenu"));
+    QVERIFY(menu);
+    QVERIFY(menu->isEnabled());
+    QAction* fromFile = w.findChild<QAction*>(QStringLiteral("deformSolver-file"));
+    QAction* jgs2 = w.findChild<QAction*>(QStringLiteral("deformSolver-jgs2-jacobi"));
+    QVERIFY(fromFile && jgs2);
+    QVERIFY(fromFile->isChecked());
+    QCOMPARE(QString::fromStdString(w.currentFrame().deformSolvers), QStringLiteral("newton"));
+    QAction* play = findAction(&w, "Play");
+    play->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > 0.05, 30000);
+    play->trigger();
+    waitIdle(w);
+
+    jgs2->trigger();  // as the menu item does
+    QVERIFY(jgs2->isChecked());
+    QCOMPARE(w.deformableSolver(), QStringLiteral("jgs2-jacobi"));
+    QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("JGS2 precomputation on 1920 tets")),
+             qPrintable(w.statusBar()->currentMessage()));
+    QTRY_VERIFY_WITH_TIMEOUT(w.modelInfo().model == w.model() && w.currentFrame().serial > 0 &&
+                                 !w.currentFrame().deformSolvers.empty(),
+                             60000);
+    waitIdle(w);
+    const QString solvers = QString::fromStdString(w.currentFrame().deformSolvers);
+    QVERIFY2(solvers == QStringLiteral("jgs2-jacobi") || solvers == QStringLiteral("jgs2-jacobi (cuda)"),
+             qPrintable(solvers));
+    QCOMPARE(w.currentFrame().t, 0.0);  // the run restarted
+    QCOMPARE(w.history().size(), std::size_t(1));
+    const auto rows = w.modelTree()->findItems(QStringLiteral("strap"), Qt::MatchExactly | Qt::MatchRecursive);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows[0]->text(1), QStringLiteral("1920 tets, jgs2-jacobi"));
+    const Vec3 before = w.currentFrame().deformables.at(0)->vertices[0].cast<double>();
+    play->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > 0.1, 30000);
+    play->trigger();
+    waitIdle(w);
+    double moved = 0;
+    for (const auto& v : w.currentFrame().deformables.at(0)->vertices) {
+      QVERIFY(v.allFinite());
+      moved = std::max(moved, (v.cast<double>() - before).norm());
+    }
+    QVERIFY2(moved > 1e-3, qPrintable(QString::number(moved)));
+    QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_solver.png"), "PNG"));
+    menu->popup(w.mapToGlobal(QPoint(300, 200)));  // the submenu as the user sees it, JGS2 checked
+    QTRY_VERIFY(menu->isVisible());
+    QVERIFY(menu->grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_solver_menu.png"), "PNG"));
+    menu->hide();
+
+    // Save As writes the solver chosen; the file on disk is unchanged until then.
+    QTemporaryDir dir;
+    const QString saved = dir.filePath("strap-jgs2.json");
+    QVERIFY2(w.saveAs(saved), qPrintable(w.lastError()));
+    QCOMPARE(QString::fromStdString(io::readMechanismFile(saved.toStdString()).deformables.at(0).solver),
+             QStringLiteral("jgs2-jacobi"));
+    QCOMPARE(QString::fromStdString(
+                 io::readMechanismFile(mechanism("deform-flexible-link.json").toStdString()).deformables.at(0).solver),
+             QStringLiteral("newton"));
+
+    // Back to the file's own solver.
+    fromFile->trigger();
+    QVERIFY(w.deformableSolver().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().deformSolvers == "newton", 30000);
+    waitIdle(w);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(w.modelTree()->findItems(QStringLiteral("strap"), Qt::MatchExactly | Qt::MatchRecursive).at(0)->text(1),
+             QStringLiteral("1920 tets, newton"));
+
+    // A mechanism without deformable parts: the menu is off, and the call refuses.
+    w.setDeformableSolver(QStringLiteral("jgs2-jacobi"));  // (back on JGS2 first: opening resets it)
+    QVERIFY(openAndWait(w, mechanism("fourbar.json")));
+    QVERIFY(!menu->isEnabled());
+    QVERIFY(fromFile->isChecked());
+    QVERIFY(w.deformableSolver().isEmpty());
+    QVERIFY(!w.setDeformableSolver(QStringLiteral("vbd")));
   }
 
   void stressColouringFromTheMenu() {
