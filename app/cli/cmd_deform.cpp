@@ -7,8 +7,9 @@
 // conditions updated each step) and its pinned vertices held. M is the solver: newton, vbd, jacobi,
 // jgs2-jacobi or jgs2-gs (JGS2, cubature variant, precomputed once per part); the per-vertex methods
 // use the global step control `--step-control` (solver.h Acceleration; none = the sweeps as the
-// paper writes them). Without these options each part uses its file's "solver" and "stepControl"
-// (default newton, subspace); with them every part uses the options. `--backend` (default auto)
+// paper writes them); `--modes N` sets JGS2's coarse space (64–1024 rest modes, default 256).
+// Without these options each part uses its file's "solver", "stepControl" and "modes" (default
+// newton, subspace, 256); with them every part uses the options. `--backend` (default auto)
 // steps a part on the CUDA backend (gpu/) when it is built, a device is present and the device
 // runs the part's solver (the Jacobi sweeps, gpu::unsupportedReason); `cuda` insists (exit 2 when
 // it cannot), `cpu` never uses it. The summary line names each part's backend.
@@ -46,14 +47,14 @@ namespace mechsim::cli {
 
 int cmdDeform(const Args& argsIn) {
   const char* usage = commandUsage("deform");
-  // --method, --step-control and --backend are ours; the rest are the common run options.
+  // --method, --step-control, --modes and --backend are ours; the rest are the common run options.
   Args args;
-  std::string methodS, controlS, backendS = "auto";  // method / control empty: each part's own (the file's)
+  std::string methodS, controlS, modesS, backendS = "auto";  // empty: each part's own (the file's)
   for (std::size_t i = 0; i < argsIn.size(); ++i) {
     std::string* target = nullptr;
     std::string name;
     for (auto [opt, dst] : {std::pair<const char*, std::string*>{"--method", &methodS}, {"--step-control", &controlS},
-                            {"--backend", &backendS}})
+                            {"--modes", &modesS}, {"--backend", &backendS}})
       if (argsIn[i] == opt || argsIn[i].rfind(std::string(opt) + "=", 0) == 0) {
         target = dst;
         name = opt;
@@ -80,6 +81,17 @@ int cmdDeform(const Args& argsIn) {
     std::fprintf(stderr, "mechsim-cli: deform: unknown step control '%s' (none, line-search, subspace)\n",
                  controlS.c_str());
     return 2;
+  }
+  int modesArg = 0;  // JGS2 coarse modes for every part (the file's "modes"): 64 … 1024
+  if (!modesS.empty()) {
+    double m = 0;
+    if (!parseNumber(modesS, "--modes", m)) return 2;
+    if (m != std::floor(m) || m < 64 || m > 1024) {
+      std::fprintf(stderr, "mechsim-cli: deform: --modes: expected an integer from 64 to 1024, got '%s'\n",
+                   modesS.c_str());
+      return 2;
+    }
+    modesArg = static_cast<int>(m);
   }
   if (backendS != "auto" && backendS != "cpu" && backendS != "cuda") {
     std::fprintf(stderr, "mechsim-cli: deform: unknown backend '%s' (auto, cpu, cuda)\n", backendS.c_str());
@@ -153,7 +165,8 @@ int cmdDeform(const Args& argsIn) {
       if (!methods.empty()) methods += ", ";
       methods += deform::toString(p.opt.method);
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
-        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(p.opt.method, ds.modes > 0 ? ds.modes : deform::kDefaultModalModes)));
+        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(
+            p.opt.method, modesArg > 0 ? modesArg : ds.modes > 0 ? ds.modes : deform::kDefaultModalModes)));
       // Backend: the device when asked for or (auto) when present and it runs the part's options.
       std::string backend = "cpu";
 #ifdef MECHSIM_HAVE_CUDA

@@ -78,7 +78,7 @@ const char* commandUsage(const std::string& command) {
       {"simulate", "mechsim-cli simulate FILE --t-end T [--dt H] --out OUT.csv"},
       {"deform",
        "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
-       "[--step-control none|line-search|subspace] [--backend auto|cpu|cuda]"},
+       "[--step-control none|line-search|subspace] [--modes 64..1024] [--backend auto|cpu|cuda]"},
       {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact [--csv] [--quick]   (--quick: deform and "
                 "contact only, a shorter run)"},
       {"info", "mechsim-cli info"},

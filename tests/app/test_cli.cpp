@@ -275,7 +275,7 @@ class TestCli : public QObject {
   void deformCoarseModes() {
     // "modes" sets the JGS2 coarse space: `check` names it, and the precomputation the run gets
     // uses it — with the training modes only (64) the strap's steps take more Jacobi sweeps than
-    // with the default 256 (about 15 against 8 per step over the first 0.2 s).
+    // with the default 256 (about 13 against 7 per step over the first 0.1 s).
     QTemporaryDir dir;
     const QString few = strapWithSolver(dir, "\"solver\": \"jgs2-jacobi\", \"modes\": 64");
     QVERIFY(!few.isEmpty());
@@ -285,7 +285,7 @@ class TestCli : public QObject {
              64);
     QVERIFY(runCli({"check", few}).out.contains("solver jgs2-jacobi, 64 coarse modes"));
     auto meanIterations = [&](const QStringList& args, const QString& csv) {
-      const Run r = runCli(QStringList{"deform"} + args + QStringList{"--t-end", "0.2", "--dt", "0.01", "--out", csv});
+      const Run r = runCli(QStringList{"deform"} + args + QStringList{"--t-end", "0.1", "--dt", "0.01", "--out", csv});
       if (r.exitCode != 0) return -1.0;
       QFile f(csv);
       if (!f.open(QIODevice::ReadOnly)) return -1.0;
@@ -299,6 +299,14 @@ class TestCli : public QObject {
         meanIterations({example("deform-flexible-link.json"), "--method", "jgs2-jacobi"}, dir.filePath("default.csv"));
     QVERIFY2(itFew > 0 && itDefault > 0, qPrintable(QString("%1 %2").arg(itFew).arg(itDefault)));
     QVERIFY2(itDefault < 0.8 * itFew, qPrintable(QString("256 modes: %1 it/step, 64 modes: %2").arg(itDefault).arg(itFew)));
+    // --modes overrides the file's count for every part, as --method does the solver.
+    const double itOverride = meanIterations({few, "--modes", "256"}, dir.filePath("override.csv"));
+    QVERIFY2(itOverride > 0 && itOverride < 0.8 * itFew, qPrintable(QString("--modes 256: %1 it/step").arg(itOverride)));
+    for (const char* bad : {"63", "2000", "100.5", "many"}) {
+      const Run r = runCli({"deform", few, "--modes", bad, "--t-end", "0.01", "--dt", "0.01", "--out", dir.filePath("x.csv")});
+      QCOMPARE(r.exitCode, 2);
+      QVERIFY2(r.err.contains("--modes"), r.err.constData());
+    }
   }
 
   void deformBackendChoice() {
