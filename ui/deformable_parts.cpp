@@ -55,7 +55,8 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       p.opt.maxIterations = ds.maxIterations > 0 ? ds.maxIterations : p.opt.method == deform::Method::Newton ? 30 : 300;
       if (ds.tolerance > 0) p.opt.tolerance = ds.tolerance;
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
-        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.model, deform::jgs2OptionsFor(p.opt.method, ds.modes > 0 ? ds.modes : deform::kDefaultModalModes)));
+        p.jgs2 = std::make_unique<deform::Jgs2Data>(
+            deform::precomputeJgs2(p.model, deform::jgs2OptionsFor(p.opt.method, ds.modes)));
 #ifdef MECHSIM_HAVE_CUDA
       // The CUDA backend when a device is present and runs the part's solver (the Jacobi sweeps);
       // a failed upload (device memory) leaves the part on the CPU.

@@ -165,8 +165,8 @@ int cmdDeform(const Args& argsIn) {
       if (!methods.empty()) methods += ", ";
       methods += deform::toString(p.opt.method);
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
-        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(
-            p.opt.method, modesArg > 0 ? modesArg : ds.modes > 0 ? ds.modes : deform::kDefaultModalModes)));
+        p.jgs2 = std::make_unique<deform::Jgs2Data>(
+            deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? modesArg : ds.modes)));
       // Backend: the device when asked for or (auto) when present and it runs the part's options.
       std::string backend = "cpu";
 #ifdef MECHSIM_HAVE_CUDA

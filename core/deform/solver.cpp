@@ -60,7 +60,7 @@ const char* toString(Jgs2RhsForm f) {
 Jgs2Options jgs2OptionsFor(Method method, int modes) {
   Jgs2Options o;
   if (method == Method::Jgs2GaussSeidel) o.subspaces = Jgs2Subspaces::Colour;
-  o.modalModes = modes;
+  o.modalModes = modes > 0 ? modes : kDefaultModalModes;
   return o;
 }
 

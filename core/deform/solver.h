@@ -133,13 +133,13 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt = {});
 /// Rest modes in the modal split's coarse space of the parts the command line and the GUI step
 /// with JGS2, unless the file gives `"modes"`. 256 rather than the 64 training modes: on the
 /// benchmark's 12k-tet scenes at 20× this takes JGS2 from 11–23 to 5–7 iterations to the error
-/// 1e-3 for ~4 s more precomputation, and the 1920-tet and 12k-tet flexible links run in about
-/// half the wall time, precomputation included (docs/deform.md, "Results").
+/// 1e-3 for ~4 s more precomputation, and the 1920-tet and 12k-tet flexible links run in
+/// 0.58–0.69× the wall time, precomputation included (docs/deform.md, "The coarse space").
 constexpr int kDefaultModalModes = 256;
 /// The precomputation a part stepped by `method` gets (the command line's and the GUI's): the
 /// defaults, a coarse space of `modes` rest modes (Jgs2Options::modalModes; at least the training
-/// modes), and the colour sub-problems' subspaces for jgs2-gs (paper §6).
-Jgs2Options jgs2OptionsFor(Method method, int modes = kDefaultModalModes);
+/// modes; 0: kDefaultModalModes), and the colour sub-problems' subspaces for jgs2-gs (paper §6).
+Jgs2Options jgs2OptionsFor(Method method, int modes = 0);
 
 struct SolveOptions {
   Method method = Method::Newton;
