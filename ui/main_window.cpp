@@ -442,9 +442,7 @@ bool MainWindow::openFile(const QString& path) {
   addRecent(currentFile_);
   fileSolvers_.clear();
   for (const DeformableSpec& d : spec->deformables) fileSolvers_.push_back(d.solver);
-  deformSolver_.clear();
-  for (QAction* a : deformSolvers_->actions())
-    if (a->data().toString().isEmpty()) a->setChecked(true);
+  checkDeformableSolver(QString());  // a new file starts with its own solvers
   deformSolverMenu_->setEnabled(!spec->deformables.empty());
   showMechanism(std::move(model), std::move(spec), /*fit=*/true);
   emit modelLoaded(currentFile_);
@@ -457,20 +455,26 @@ bool MainWindow::setDeformableSolver(const QString& method) {
   auto spec = std::make_shared<MechanismSpec>(*spec_);
   for (std::size_t k = 0; k < spec->deformables.size(); ++k)
     spec->deformables[k].solver = method.isEmpty() ? fileSolvers_[k] : method.toStdString();
-  deformSolver_ = method;
-  for (QAction* a : deformSolvers_->actions())
-    if (a->data().toString() == method) a->setChecked(true);
-  const bool precomputing = std::any_of(spec->deformables.begin(), spec->deformables.end(),
-                                        [](const DeformableSpec& d) { return d.solver.rfind("jgs2", 0) == 0; });
-  showMechanism(model_, std::move(spec), /*fit=*/false);
-  if (!precomputing)  // else the precomputation's message stays until the first frame
+  checkDeformableSolver(method);
+  if (!showMechanism(model_, std::move(spec), /*fit=*/false))  // else its precomputation message stays
     statusBar()->showMessage(tr("Deformable parts: %1; the run restarts at t = 0")
                                  .arg(method.isEmpty() ? tr("each part's solver from the file") : method),
                              5000);
   return true;
 }
 
-void MainWindow::showMechanism(std::shared_ptr<const Model> model, std::shared_ptr<const MechanismSpec> spec, bool fit) {
+QString MainWindow::deformableSolver() const {
+  const QAction* a = deformSolvers_->checkedAction();
+  return a ? a->data().toString() : QString();
+}
+
+void MainWindow::checkDeformableSolver(const QString& method) {
+  for (QAction* a : deformSolvers_->actions())
+    if (a->data().toString() == method) a->setChecked(true);
+}
+
+bool MainWindow::showMechanism(std::shared_ptr<const Model> model, std::shared_ptr<const MechanismSpec> spec,
+                               bool fit) {
   model_ = std::move(model);
   stressHold_.reset();
   spec_ = std::move(spec);
@@ -508,6 +512,7 @@ void MainWindow::showMechanism(std::shared_ptr<const Model> model, std::shared_p
     if (d.solver.rfind("jgs2", 0) == 0) jgs2Tets += static_cast<int>(d.tets.size());
   if (jgs2Tets > 0)
     statusBar()->showMessage(tr("Preparing the deformable parts: JGS2 precomputation on %1 tets …").arg(jgs2Tets));
+  return jgs2Tets > 0;
 }
 
 void MainWindow::reportError(const QString& message) {

@@ -3,8 +3,9 @@
 // tree, the DOF sliders (ui/dof_panel.h), the plots (ui/plot_dock.h) and the time bar
 // (ui/timeline.h); menus File (Open, Open Recent, Reload, Save As, Export Trajectory, Quit),
 // Edit (Undo, Redo), View (fit, what to show, docks, drag solver), Simulation (Play, Step, Reset,
-// Dynamic mode, Deformable Solver), Mechanism (Report), Help; drag-and-drop of mechanism files; a status bar with the residual,
-// Newton iterations, solve time per frame, frames per second, DOF and redundant equations.
+// Dynamic mode, Deformable Solver), Mechanism (Report), Help; drag-and-drop of mechanism files; a
+// status bar with the residual, Newton iterations, solve time per frame, frames per second, DOF
+// and redundant equations.
 //
 // Files are read (spec) and compiled on the GUI thread (parsing only, no solver); the model and
 // its spec then go to the SimulationController on its worker thread, whose frames come back to
@@ -67,8 +68,8 @@ class MainWindow : public QMainWindow {
   /// part is precomputed first, on the worker); Save As writes the solver chosen. Returns false,
   /// changing nothing, when the open mechanism has no deformable part or the name is unknown.
   bool setDeformableSolver(const QString& method);
-  /// The solver chosen there ("" for the file's own).
-  const QString& deformableSolver() const { return deformSolver_; }
+  /// The solver chosen there ("" for the file's own): the menu's checked item.
+  QString deformableSolver() const;
 
   /// Replaces the message box shown on a load error (tests, --screenshot mode).
   using ErrorHandler = std::function<void(const QString& message)>;
@@ -153,8 +154,11 @@ class MainWindow : public QMainWindow {
   void updateSolverStatus();
   /// Shows a loaded mechanism from its start: resets the history, the undo stack, the panels and
   /// the controller (openFile after a successful load; setDeformableSolver). `fit`: frame the view
-  /// on it (a new file) or keep the camera (the same mechanism again).
-  void showMechanism(std::shared_ptr<const Model> model, std::shared_ptr<const MechanismSpec> spec, bool fit);
+  /// on it (a new file) or keep the camera (the same mechanism again). True when a JGS2 part is
+  /// being precomputed (the status bar says so until the first frame).
+  bool showMechanism(std::shared_ptr<const Model> model, std::shared_ptr<const MechanismSpec> spec, bool fit);
+  /// Checks the Deformable Solver item of `method` ("": From the File).
+  void checkDeformableSolver(const QString& method);
   /// The DOF sliders, the time bar and the status bar from the current frame.
   void showPanels();
   void addRecent(const QString& path);
@@ -189,7 +193,6 @@ class MainWindow : public QMainWindow {
   QAction* resetAction_ = nullptr;
   QMenu* deformSolverMenu_ = nullptr;    // Simulation → Deformable Solver (enabled with parts)
   QActionGroup* deformSolvers_ = nullptr;
-  QString deformSolver_;                 // the method chosen there ("": the file's)
   std::vector<std::string> fileSolvers_; // each part's "solver" as the file gave it
   std::vector<QDockWidget*> docks_;
 
