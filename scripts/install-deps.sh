@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, from Debian 12's packages, everything mechsim needs to build, run and test.
 # Idempotent: installs only what is missing. Run as root (or with sudo available).
+# Usage: scripts/install-deps.sh [EXTRA_PACKAGE...]   (scripts/fuzz.sh adds clang and libomp-dev)
 # libopenblas0-pthread: an optimised BLAS/LAPACK that Debian's alternatives choose over the
 # reference BLAS for every program, so CHOLMOD's supernodal factorisations and solves (deformable
 # parts: projected Newton, JGS2's precomputation) run on blocked kernels — on the 12k-tet beam
@@ -24,6 +25,7 @@ PKGS=(
   libgmsh-dev
   libccd-dev
   xvfb xauth libgl1-mesa-dri mesa-utils qt6-qpa-plugins
+  "$@"
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -140,7 +141,16 @@ class Reader : JsonSection {
   Vec3 direction(const Value& v, const std::string& path) const {
     const Vec3 d = vec3(v, path, 1.0);
     if (!(d.norm() >= tol::kAxisNormMin)) fail(v, path, "expected a non-zero 3-vector (a direction), got a zero-length one");
-    return d.normalized();
+    return unitLength(d);
+  }
+
+  /// `v` normalised; left bit for bit as it is when already of unit length to round-off (as the
+  /// writer leaves every direction and quaternion), so that reading a written file and writing it
+  /// again gives the same text instead of moving the last digit on every save.
+  template <class T>
+  static T unitLength(const T& v) {
+    if (std::abs(v.norm() - 1) <= 4 * std::numeric_limits<double>::epsilon()) return v;
+    return v.normalized();
   }
 
   /// {"axis": [..], "angle": a} | {"quaternion": [w, x, y, z]} | {"rpy": [r, p, y]}.
@@ -157,7 +167,7 @@ class Reader : JsonSection {
       const auto w = numbers(*q, child(path, "quaternion"), 4, 1.0, "an array of 4 numbers [w, x, y, z]");
       Quat r(w[0], w[1], w[2], w[3]);
       if (!(r.norm() >= tol::kAxisNormMin)) fail(*q, child(path, "quaternion"), "the quaternion has zero length");
-      return r.normalized();
+      return unitLength(r);
     }
     if (const Value* rpy = opt(v, path, "rpy")) {
       // Fixed axes X, then Y, then Z (URDF): R = Rz(yaw) · Ry(pitch) · Rx(roll).

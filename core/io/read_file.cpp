@@ -16,6 +16,8 @@ FileText readMechanismText(const std::string& path, std::uintmax_t maxBytes) {
   auto ioError = [&](const std::string& msg) { return LoadError(Diagnostic{path, 0, 0, msg}); };
   if (!fs::exists(p, ec)) throw ioError("no such file");
   if (fs::is_directory(p, ec)) throw ioError("is a folder, not a mechanism file");
+  // A device, pipe or socket (/dev/zero, a FIFO) has no size to check and might never end.
+  if (!fs::is_regular_file(p, ec)) throw ioError("not a regular file (a device, pipe or socket)");
   const auto size = fs::file_size(p, ec);
   if (ec) throw ioError("cannot read: " + ec.message());
   if (size > maxBytes)

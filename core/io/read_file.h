@@ -12,8 +12,9 @@ struct FileText {
   std::string dir;
 };
 
-/// Reads `path` whole. Errors (LoadError, FILE:0:0 unless said): no such file, a folder, cannot
-/// read or open, larger than `maxBytes` (FILE:1:1, "the limit is 64 MiB"), a short read.
+/// Reads `path` whole. Errors (LoadError, FILE:0:0 unless said): no such file, a folder, not a
+/// regular file (a device or pipe: /dev/zero, a FIFO), cannot read or open, larger than
+/// `maxBytes` (FILE:1:1, "the limit is 64 MiB"), a short read.
 FileText readMechanismText(const std::string& path, std::uintmax_t maxBytes);
 
 }  // namespace mechsim::io

@@ -11,6 +11,8 @@
 #include "core/io/tetmesh_io.h"
 
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -20,12 +22,26 @@ namespace mechsim::io {
 
 namespace {
 
+/// The largest mesh file read (a million-tet .ele or .msh is 40-60 MB of text).
+constexpr std::uintmax_t kMaxMeshFileBytes = std::uintmax_t(1) << 30;
+
 std::string slurp(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // Checked first: a device, pipe or socket named as a mesh (/dev/zero, a FIFO) would otherwise
+  // be read until memory runs out, or block forever.
+  if (!fs::exists(path, ec)) throw TetMeshError(path, 0, "cannot open mesh file: no such file");
+  if (!fs::is_regular_file(path, ec)) throw TetMeshError(path, 0, "not a regular file (a folder, device or pipe)");
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw TetMeshError(path, 0, "cannot read mesh file: " + ec.message());
+  if (size > kMaxMeshFileBytes)
+    throw TetMeshError(path, 0, "mesh file too large (" + std::to_string(size) + " bytes; the limit is 1 GiB)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TetMeshError(path, 0, "cannot open mesh file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (static_cast<std::uintmax_t>(in.gcount()) != size) throw TetMeshError(path, 0, "read error");
+  return text;
 }
 
 /// Line-by-line reader that drops comments ('#', TetGen) and blank lines and keeps line numbers.
@@ -126,7 +142,8 @@ TetMeshFile parseTetGen(const std::string& nodeText, const std::string& eleText,
 TetMeshFile readTetGen(const std::string& path) {
   std::string base = path;
   if (base.size() > 5 && base.substr(base.size() - 5) == ".node") base.resize(base.size() - 5);
-  return parseTetGen(slurp(base + ".node"), slurp(base + ".ele"), base + ".node", base + ".ele");
+  const std::string node = slurp(base + ".node");  // the .node first: its problems are reported first
+  return parseTetGen(node, slurp(base + ".ele"), base + ".node", base + ".ele");
 }
 
 TetMeshFile parseGmsh(const std::string& text, const std::string& name) {

@@ -9,6 +9,8 @@
 #include <QtTest>
 #include <fstream>
 
+#include <sys/stat.h>  // mkfifo
+
 #include "core/deform/from_spec.h"
 #include "core/deform/solver.h"
 #include "core/io/load.h"
@@ -167,6 +169,35 @@ class TestTetMesh : public QObject {
       QFAIL("no error");
     } catch (const LoadError& e) {
       QVERIFY2(e.diagnostic().file.find("m.msh") != std::string::npos && e.diagnostic().line == 5, e.what());
+    }
+  }
+
+  // A device or a pipe named as the mesh file is refused before it is read: /dev/zero would be
+  // read until memory runs out and a FIFO with no writer blocks forever.
+  void devicesAndPipesRefused() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string fifo = dir.filePath("pipe.msh").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    QCOMPARE(::mkfifo(dir.filePath("t.node").toUtf8().constData(), 0600), 0);
+    for (const std::string& mesh : {std::string(R"({"type": "gmsh", "file": "/dev/zero"})"),
+                                    std::string(R"({"type": "gmsh", "file": "pipe.msh"})"),
+                                    std::string(R"({"type": "tetgen", "file": "t.node"})")}) {
+      write(dir.filePath("mech.json"), mechanismWith(mesh));
+      try {
+        readMechanismFile(dir.filePath("mech.json").toStdString());
+        QFAIL("no error");
+      } catch (const LoadError& e) {
+        QVERIFY2(std::string(e.what()).find("not a regular file") != std::string::npos, e.what());
+      }
+    }
+    for (const std::string& path : {std::string("/dev/zero"), fifo}) {
+      try {
+        readMechanismFile(path);
+        QFAIL("no error");
+      } catch (const LoadError& e) {
+        QVERIFY2(std::string(e.what()).find("not a regular file") != std::string::npos, e.what());
+      }
     }
   }
 };

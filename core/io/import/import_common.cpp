@@ -119,4 +119,9 @@ void readDriver(const XmlFile& xml, const tinyxml2::XMLElement* e, MechanismSpec
   spec.drivers.push_back(std::move(d));
 }
 
+std::mutex& consoleBridgeMutex() {
+  static std::mutex m;
+  return m;
+}
+
 }  // namespace mechsim::io::imp

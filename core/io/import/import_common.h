@@ -4,6 +4,7 @@
 // so that an imported mechanism written in the native format reads back), colours, and the
 // nominal mass of massless frames.
 #include <functional>
+#include <mutex>
 #include <string>
 
 #include "core/spec.h"
@@ -59,5 +60,9 @@ std::string formatWarning(const std::string& file, SourceLoc loc, const std::str
 /// format's units (radians and metres; MJCF: its <compiler angle>). Call after all joints are in
 /// `spec`. Throws LoadError pointing at the attribute at fault.
 void readDriver(const XmlFile& xml, const tinyxml2::XMLElement* e, MechanismSpec& spec);
+
+/// console_bridge's output handler is process-wide: held while urdfdom runs, directly (URDF) or
+/// inside libsdformat (SDFormat falls back to URDF parsing on some errors).
+std::mutex& consoleBridgeMutex();
 
 }  // namespace mechsim::io::imp

@@ -13,6 +13,7 @@
 // perpendicular axes → universal, fixed → fixed; parent "world" → the fixed world body. Links
 // of a static model are fixed. SDF allows joint graphs with loops, so closed chains need no
 // extension. screw and gearbox joints are refused (mechsim has no coupled joints).
+#include <console_bridge/console.h>
 #include <sdf/sdf.hh>
 
 #include <cmath>
@@ -35,6 +36,12 @@ using imp::fmt;
 constexpr double kUnlimited = 1e15;
 
 std::mutex gSdfMutex;  // libsdformat's console is process-wide
+
+/// A console_bridge handler that drops everything (urdfdom's messages from inside libsdformat).
+class SilentConsole : public console_bridge::OutputHandler {
+ public:
+  void log(const std::string&, console_bridge::LogLevel, const char*, int) override {}
+};
 
 Pose toPose(const ignition::math::Pose3d& p) {
   Pose out;
@@ -61,13 +68,32 @@ class SdfImporter {
     if (rootName != "sdf") xml.fail(xml.root(), "not an SDFormat file: the root element is <" + rootName + ">, expected <sdf>");
     spec_.locations[""] = xml.loc(xml.root());
 
+    // libsdformat parses the version with std::stoi and lets its exception out ("2.x" ends the
+    // program); the form is checked here first, with the attribute's place.
+    static const std::regex versionForm("[0-9]+(\\.[0-9]+)*");
+    if (const char* v = xml.root()->Attribute("version"); v && !std::regex_match(v, versionForm))
+      xml.failAttr(xml.root(), "version", std::string("expected an SDFormat version such as \"1.9\", got \"") + v + "\"");
+
     sdf::Root root;
     sdf::Errors errors;
+    std::string thrown;
     {
       std::lock_guard<std::mutex> lock(gSdfMutex);
+      // On some errors libsdformat tries the text as URDF, and urdfdom then prints its own
+      // complaint ("Could not find the 'robot' element") through console_bridge: silenced here,
+      // the diagnostic below says what is wrong.
+      std::lock_guard<std::mutex> consoleLock(imp::consoleBridgeMutex());
+      SilentConsole silent;
+      console_bridge::useOutputHandler(&silent);
       sdf::Console::Instance()->SetQuiet(true);
-      errors = root.LoadSdfString(text_);
+      try {
+        errors = root.LoadSdfString(text_);
+      } catch (const std::exception& e) {  // any other exception the library lets out
+        thrown = e.what();
+      }
+      console_bridge::restorePreviousOutputHandler();
     }
+    if (!thrown.empty()) xml.fail(xml.root(), "libsdformat cannot read this file: " + thrown);
     for (const sdf::Error& e : errors) {
       // Version-conversion notices are not failures.
       if (e.Code() == sdf::ErrorCode::NONE) continue;

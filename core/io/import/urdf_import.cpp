@@ -56,7 +56,6 @@ class CaptureErrors : public console_bridge::OutputHandler {
   }
   std::string firstError;
 };
-std::mutex gConsoleMutex;  // console_bridge's handler is process-wide
 
 class UrdfImporter {
  public:
@@ -258,7 +257,7 @@ class UrdfImporter {
   // ---- urdfdom ----
 
   urdf::ModelInterfaceSharedPtr parseWithUrdfdom(const XMLElement* robot) {
-    std::lock_guard<std::mutex> lock(gConsoleMutex);
+    std::lock_guard<std::mutex> lock(imp::consoleBridgeMutex());
     CaptureErrors capture;
     console_bridge::useOutputHandler(&capture);
     urdf::ModelInterfaceSharedPtr model;

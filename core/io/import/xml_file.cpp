@@ -206,6 +206,8 @@ XmlFile::Expanded XmlFile::expand(const std::string& raw, int src, int depth, st
     std::error_code ec;
     if (!fs::exists(readPath, ec)) failIn(src, at, "cannot read " + desc + ": no such file (looked for " + readPath.string() + ")");
     if (fs::is_directory(readPath, ec)) failIn(src, at, "cannot read " + desc + ": it is a folder");
+    if (!fs::is_regular_file(readPath, ec))
+      failIn(src, at, "cannot read " + desc + ": not a regular file (a device, pipe or socket)");
     const auto size = fs::file_size(readPath, ec);
     if (ec) failIn(src, at, "cannot read " + desc + ": " + ec.message());
     if (size > kMaxXmlBytes) failIn(src, at, desc + " is too large (the limit is 64 MiB)");

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses of fuzz/ with Clang (ASan + UBSan, in build-fuzz/) and runs each
+# for SECONDS seconds (default 60) on a corpus seeded from the project's own files: the native
+# examples and the good / bad test files, the tet-mesh test files, the URDF / MJCF / SDF examples
+# and import tests. A finding (crash, sanitizer report, hang over 10 s, an unexpected exception
+# or a failed round trip) stops that harness and leaves its input as build-fuzz/crash-* / timeout-*;
+# reproduce with `build-fuzz/fuzz/HARNESS FILE`. The corpora grow in build-fuzz/corpus/ across runs.
+# Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]   (harnesses: native tetmesh import)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+shift || true
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(native tetmesh import)
+"$root/scripts/install-deps.sh" clang libomp-dev
+build="${BUILD_DIR:-$root/build-fuzz}"
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DMECHSIM_FUZZ=ON -DMECHSIM_BUILD_GUI=OFF -DMECHSIM_BUILD_TESTS=OFF -DMECHSIM_CUDA=OFF >/dev/null
+cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${harnesses[@]/#/fuzz_}"
+
+# Seeds. The tet-mesh and import harnesses read their first byte as the choice of reader.
+seed() {  # seed DIR PREFIX_BYTE FILE...
+  local dir=$1 prefix=$2; shift 2
+  mkdir -p "$dir"
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    { printf "\\x$prefix"; cat "$f"; } > "$dir/seed-$(basename "$f")-$prefix"
+  done
+}
+corpus="$build/corpus"
+mkdir -p "$corpus/native"
+for f in "$root"/mechanisms/*.json "$root"/mechanisms/*/*.json "$root"/tests/data/good/*.json \
+         "$root"/tests/data/bad/*.json; do
+  [ -f "$f" ] && cp "$f" "$corpus/native/seed-$(basename "$(dirname "$f")")-$(basename "$f")"
+done
+seed "$corpus/tetmesh" 00 "$root"/tests/data/meshes/*.msh "$root"/tests/data/bad/*.msh
+for n in "$root"/tests/data/meshes/*.node "$root"/tests/data/bad/*.node; do
+  [ -f "$n" ] || continue
+  { printf '\x01'; cat "$n"; printf '\0'; cat "${n%.node}.ele" 2>/dev/null || true; } \
+    > "$corpus/tetmesh/seed-$(basename "$n")"
+done
+printf '\x00$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n$Elements\n1\n1 4 2 0 1 1 2 3 4\n$EndElements\n' \
+  > "$corpus/tetmesh/seed-one-tet-2.2"
+printf '\x00$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 4 1 4\n3 1 0 4\n1\n2\n3\n4\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n$EndNodes\n$Elements\n1 1 1 1\n3 1 4 1\n1 1 2 3 4\n$EndElements\n' \
+  > "$corpus/tetmesh/seed-one-tet-4.1"
+printf '\x014 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n\0001 4 0\n1 1 2 3 4\n' > "$corpus/tetmesh/seed-one-tet-tetgen"
+urdf=("$root"/mechanisms/urdf/*.urdf "$root"/tests/data/import/*.urdf "$root"/tests/data/import/real/*.urdf)
+mjcf=("$root"/mechanisms/mjcf/*.xml "$root"/tests/data/import/mjcf_*.xml "$root"/tests/data/import/real/*.xml)
+sdf=("$root"/mechanisms/sdf/*.sdf "$root"/tests/data/import/*.sdf "$root"/tests/data/import/real/*.sdf)
+seed "$corpus/import" 00 "${urdf[@]}"
+seed "$corpus/import" 01 "${mjcf[@]}"
+seed "$corpus/import" 02 "${sdf[@]}"
+
+export MECHSIM_FUZZ_BASE_DIR="$root/tests/data/meshes"
+export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+status=0
+cd "$build"
+for h in "${harnesses[@]}"; do
+  echo "fuzz: $h for $seconds s"
+  if ! "$build/fuzz/fuzz_$h" "$corpus/$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+       -max_len=65536 -print_final_stats=1 2> "$build/fuzz_$h.log"; then
+    echo "fuzz: $h FOUND A PROBLEM (log: $build/fuzz_$h.log)"; tail -30 "$build/fuzz_$h.log"; status=1
+  else
+    grep -E "stat::number_of_executed_units|stat::new_units_added" "$build/fuzz_$h.log" | sed "s/^/fuzz: $h /"
+  fi
+done
+exit $status
