@@ -7,6 +7,7 @@
 #include "core/anm/constraint_series.h"
 #include "core/kinematics/kinematics.h"
 #include "core/linalg/lu_nullspace.h"
+#include "core/max_abs.h"
 #include "core/tolerances.h"
 
 namespace mechsim::ui {
@@ -67,7 +68,7 @@ AnmMoveResult anmMoveDriver(const Model& work, Data& d, DriverInputs& inputs, in
       cs.start(q);
       cs.rows(0, F0);
       if (!F0.allFinite()) return fail();
-      if (F0.lpNorm<Eigen::Infinity>() < tol::kPositionResidual) break;
+      if (maxAbs(F0) < tol::kPositionResidual) break;
       if (step >= maxStepsPerChunk) {
         // The series keep folding back (the value is out of reach): stop here unless the
         // Newton correction below still finds the end value close by.

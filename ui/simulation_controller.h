@@ -37,6 +37,7 @@
 #include "core/data.h"
 #include "core/kinematics/drag.h"
 #include "core/kinematics/kinematics.h"
+#include "core/max_abs.h"
 #include "core/model.h"
 #include "core/spec.h"
 #include "core/types.h"
@@ -108,7 +109,7 @@ struct Frame {
   double maxPenetration = 0;           // m
   std::string modeMessage;
 
-  double maxResidual() const { return phi.size() ? phi.cwiseAbs().maxCoeff() : 0.0; }
+  double maxResidual() const { return maxAbs(phi); }
   ControllerState state() const { return {t, q, dofValues, dofFollows}; }
 };
 

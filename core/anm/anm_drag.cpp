@@ -10,6 +10,7 @@
 #include "core/anm/constraint_series.h"
 #include "core/kinematics/kinematics.h"
 #include "core/linalg/lu_nullspace.h"
+#include "core/max_abs.h"
 
 namespace mechsim {
 namespace {
@@ -135,7 +136,7 @@ class AnmDragSolver : public DragSolver {
       cs.rows(0, phi0);
       const Vec3 x0 = cs.handle(0);
       if (!phi0.allFinite() || !x0.allFinite()) return finish(false, d.q, 0, "anm drag: non-finite configuration");
-      phiMax = phi0.size() ? phi0.lpNorm<Eigen::Infinity>() : 0.0;
+      phiMax = maxAbs(phi0);
       const double dist = (x0 - target).norm();
       if (phiMax < opt_.tolerance && dist < handleTol) {
         res.reached = true;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/deform/hd/element.h"
+#include "core/max_abs.h"
 
 namespace mechsim::anm {
 namespace {
@@ -213,7 +214,7 @@ StaticDeformResult solveStaticAnm(const DeformableModel& m, const VecX& x0, doub
   };
   for (;;) {
     const double s = s0 + lambda * (s1 - s0);
-    res.residual = staticResidual(m, x, s).lpNorm<Eigen::Infinity>() / scale;
+    res.residual = maxAbs(staticResidual(m, x, s)) / scale;
     const bool atEnd = lambda >= 1.0 - 1e-14;
     if (atEnd && res.residual < opt.tolerance) {
       res.converged = true;

@@ -25,6 +25,7 @@
 #include "core/dynamics/dynamics.h"
 #include "core/kinematics/assembly.h"
 #include "core/kinematics/kinematics.h"
+#include "core/max_abs.h"
 #include "core/tolerances.h"
 
 namespace mechsim {
@@ -394,7 +395,7 @@ bool DynamicsStepper::project(Data& d) {
         const double viol = c.value - bound;
         res(r) = rowLimitSign_[r] > 0 ? std::min(viol, 0.0) : std::max(viol, 0.0);
       }
-    return rows > 0 ? res.lpNorm<Eigen::Infinity>() : 0.0;
+    return rows > 0 ? maxAbs(res) : 0.0;
   };
   double err = residual();
   projectionDelta_ = VecX::Zero(6 * m_.nMoving);

@@ -33,6 +33,7 @@
 #include "core/kinematics/kinematics.h"
 #include "core/kinematics/workspace.h"
 #include "core/linalg/lu_nullspace.h"
+#include "core/max_abs.h"
 #include "core/tolerances.h"
 
 namespace mechsim {
@@ -129,7 +130,7 @@ DragResult NewtonDragSolver::update(const Model& m, Data& d, const Vec3& target)
     constraintJacobian(m, d);
     if (!point_.drivers) dropDriverRows(m, d);
     if (!d.phi.allFinite()) break;
-    const double phiAtQ = d.phi.cwiseAbs().maxCoeff();
+    const double phiAtQ = maxAbs(d.phi);
     if (!analysed_) {
       lu_.analyzePattern(d.Jq);
       analysed_ = true;
@@ -245,7 +246,7 @@ DragResult NewtonDragSolver::update(const Model& m, Data& d, const Vec3& target)
     d.q = qEntry;
     constraintResidual(m, d);
     res.converged = false;
-    res.residual = d.phi.size() ? d.phi.cwiseAbs().maxCoeff() : 0.0;
+    res.residual = maxAbs(d.phi);
     res.distance = handleError(d.q).norm();
     std::ostringstream msg;
     msg << "drag: the constraints could not be satisfied near the target (" << d.stats.message << ")";

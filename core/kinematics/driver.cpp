@@ -20,6 +20,7 @@
 // and γ_d = −(Φ_q q̇)_q q̇ − 2 Φ_qt q̇ − Φ_tt.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/kinematics/equations.h"
 #include "core/tolerances.h"
@@ -117,8 +118,26 @@ void driverValue(const Driver& drv, double t, double& val, double& dval, double&
   const double fm2 = drv.value(t - 2 * h), fm1 = drv.value(t - h);
   const double fp1 = drv.value(t + h), fp2 = drv.value(t + 2 * h);
   val = f0;
-  dval = (fm2 - 8 * fm1 + 8 * fp1 - fp2) / (12 * h);
-  ddval = (-fm2 + 16 * fm1 - 30 * f0 + 16 * fp1 - fp2) / (12 * h * h);
+  if (std::isfinite(fm2) && std::isfinite(fm1) && std::isfinite(fp1) && std::isfinite(fp2)) {
+    dval = (fm2 - 8 * fm1 + 8 * fp1 - fp2) / (12 * h);
+    ddval = (-fm2 + 16 * fm1 - 30 * f0 + 16 * fp1 - fp2) / (12 * h * h);
+    return;
+  }
+  // An expression undefined on one side of t (t·sqrt(t) at t = 0, log(t - 1) near 1): one-sided
+  // 5-point stencils on the side where it is defined, s = +1 forward, −1 backward:
+  // f' = s(−25f₀ + 48f₁ − 36f₂ + 16f₃ − 3f₄)/(12h), f'' = (35f₀ − 104f₁ + 114f₂ − 56f₃ + 11f₄)/(12h²),
+  // f_k = f(t + s·k·h). Where neither side is defined, the derivatives are NaN and the caller's
+  // finiteness checks report it.
+  for (const double s : {1.0, -1.0}) {
+    double f[5] = {f0, s > 0 ? fp1 : fm1, s > 0 ? fp2 : fm2, drv.value(t + 3 * s * h), drv.value(t + 4 * s * h)};
+    bool finite = true;
+    for (double v : f) finite = finite && std::isfinite(v);
+    if (!finite) continue;
+    dval = s * (-25 * f[0] + 48 * f[1] - 36 * f[2] + 16 * f[3] - 3 * f[4]) / (12 * h);
+    ddval = (35 * f[0] - 104 * f[1] + 114 * f[2] - 56 * f[3] + 11 * f[4]) / (12 * h * h);
+    return;
+  }
+  dval = ddval = std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace mechsim::kin

@@ -35,6 +35,7 @@
 #include "core/kinematics/assembly.h"
 #include "core/kinematics/kinematics.h"
 #include "core/kinematics/workspace.h"
+#include "core/max_abs.h"
 
 namespace mechsim {
 namespace kin {
@@ -153,7 +154,7 @@ MobilityReport analyseMobility(const Model& m, Data& d) {
   r.equations = m.nEquations - static_cast<int>(m.drivers.size());
   r.grubler = grublerDof(m);
   constraintResidual(m, d);
-  r.residual = d.phi.size() > 0 ? d.phi.lpNorm<Eigen::Infinity>() : 0.0;
+  r.residual = maxAbs(d.phi);
   // Strict ranks at d.q: mobility and the redundant equations.
   int rankDriven = 0;
   kin::ranksAt(m, d.q, d.t, ws.joints, ws.full, r.rank, rankDriven);

@@ -43,6 +43,7 @@
 #include "core/kinematics/assembly.h"
 #include "core/kinematics/kinematics.h"
 #include "core/kinematics/workspace.h"
+#include "core/max_abs.h"
 
 namespace mechsim {
 
@@ -108,7 +109,7 @@ bool newton(const Model& m, KinematicsWorkspace& ws, VecX& q, double t, bool wit
   residual = 0;
   // Residual (and Jacobian) at the current iterate.
   evaluate(m, q, t, withDrivers, phi, J);
-  residual = rows > 0 ? phi.lpNorm<Eigen::Infinity>() : 0.0;
+  residual = rows > 0 ? maxAbs(phi) : 0.0;
   double previous = std::numeric_limits<double>::infinity();
   VecX& trial = ws.trialQ;
   VecX& phiTrial = ws.trialPhi;
@@ -150,7 +151,7 @@ bool newton(const Model& m, KinematicsWorkspace& ws, VecX& q, double t, bool wit
     q.swap(trial);
     phi.swap(phiTrial);
     J.swap(JTrial);
-    residual = rows > 0 ? phi.lpNorm<Eigen::Infinity>() : 0.0;
+    residual = rows > 0 ? maxAbs(phi) : 0.0;
   }
 }
 
@@ -227,6 +228,21 @@ bool continueInTime(const Model& m, KinematicsWorkspace& ws, const VecX& qEntry,
 bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& opt) {
   const auto start = std::chrono::steady_clock::now();
   if (d.q.size() != m.nq) throw std::invalid_argument("solvePositions: d.q has the wrong size (use makeData)");
+  if (opt.drivers) {
+    // A driver undefined at t (1/0, sqrt(-1), an overflow) leaves nothing to solve for: say which,
+    // and keep the state.
+    for (const Driver& drv : m.drivers) {
+      const double v = kin::driverValue(drv, t);
+      if (std::isfinite(v)) continue;
+      std::ostringstream msg;
+      msg << "driver '" << drv.name << "' is undefined at t = " << t << " (its expression is not a finite number there)";
+      d.stats.iterations = 0;
+      d.stats.converged = false;
+      d.stats.message = msg.str();
+      d.stats.solveSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      return false;
+    }
+  }
   KinematicsWorkspace& ws = kinematicsWorkspace(m, d);
   // The generic ranks need their own Newton solve: do it before touching the solvers' state.
   kin::ensureGenericRanks(m, ws);
@@ -260,7 +276,7 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
   int flipped = ok && opt.drivers ? kin::flippedAngleDriver(m, q, t) : -1;
   if (flipped >= 0 && std::isfinite(tEntry) && tEntry != t && kin::flippedAngleDriver(m, qEntry, tEntry) < 0) {
     kin::evaluateResidual(m, qEntry, tEntry, true, ws.phi);
-    if (ws.phi.cwiseAbs().maxCoeff() < opt.tolerance &&
+    if (maxAbs(ws.phi) < opt.tolerance &&
         kin::continueInTime(m, ws, qEntry, tEntry, t, opt, q, iterations, residual))
       flipped = -1;
   }

@@ -14,6 +14,8 @@
 
 #include "core/kinematics/equations.h"
 #include "core/kinematics/kinematics.h"
+#include "core/max_abs.h"
+#include "core/tolerances.h"
 #include "files.h"
 #include "mechanisms.h"
 
@@ -156,6 +158,51 @@ class TestKinematics : public QObject {
     // And it succeeds with the default options.
     QVERIFY(solvePositions(m, d, 1.0));
     QVERIFY(d.stats.converged && d.stats.message.empty());
+  }
+
+  // A driver undefined at t is refused before Newton starts, by name, and the state stays.
+  void undefinedDriverRefused() {
+    FourBar fb = fourBar(true);
+    const Model m = compile(fb.spec, {[](double t) { return t < 0.5 ? t : std::sqrt(-t); }});
+    Data d = makeData(m);
+    QVERIFY(solvePositions(m, d, 0.2));
+    const VecX q = d.q;
+    QVERIFY(!solvePositions(m, d, 1.0));
+    QVERIFY2(d.stats.message.find("driver 'crank' is undefined at t = 1") != std::string::npos, d.stats.message.c_str());
+    QVERIFY(d.q == q && d.t == 0.2);
+  }
+
+  // Φ's max-norm must not hide a NaN (Eigen's vectorised maxCoeff keeps the other operand).
+  void maxAbsSeesEveryNaN() {
+    for (int n = 1; n <= 17; ++n)
+      for (int k = 0; k < n; ++k) {
+        VecX v = VecX::LinSpaced(n, -1, 2);
+        v(k) = std::numeric_limits<double>::quiet_NaN();
+        QVERIFY2(std::isnan(maxAbs(v)), qPrintable(QString("NaN at %1 of %2").arg(k).arg(n)));
+      }
+    QCOMPARE(maxAbs(Vec3(1, -5, 2)), 5.0);
+    QCOMPARE(maxAbs(VecX()), 0.0);
+  }
+
+  // A driver defined on one side of t only gets one-sided stencils there: f = e^t for t ≥ 0
+  // (NaN before) at t = 0 and t = h has f' = f'' = e^t; mirrored for t ≤ 0.
+  void driverDerivativesOneSided() {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    Driver fwd, bwd, none;
+    fwd.value = [=](double t) { return t < 0 ? nan : std::exp(t); };
+    bwd.value = [=](double t) { return t > 0 ? nan : std::exp(t); };
+    none.value = [=](double t) { return t == 0 ? 1.0 : nan; };
+    double v, dv, ddv;
+    for (const double t : {0.0, tol::kDriverDiffStep, 1.0}) {
+      kin::driverValue(fwd, t, v, dv, ddv);
+      QVERIFY2(std::abs(dv - std::exp(t)) < 1e-9 && std::abs(ddv - std::exp(t)) < 1e-5,
+               qPrintable(QString("t = %1: %2 %3").arg(t).arg(dv, 0, 'g', 17).arg(ddv, 0, 'g', 17)));
+      kin::driverValue(bwd, -t, v, dv, ddv);
+      QVERIFY2(std::abs(dv - std::exp(-t)) < 1e-9 && std::abs(ddv - std::exp(-t)) < 1e-5,
+               qPrintable(QString("t = %1: %2 %3").arg(-t).arg(dv, 0, 'g', 17).arg(ddv, 0, 'g', 17)));
+    }
+    kin::driverValue(none, 0.0, v, dv, ddv);
+    QVERIFY(v == 1.0 && std::isnan(dv) && std::isnan(ddv));
   }
 
   // A copied Data does not share the solver cache (one worker thread per Data).
