@@ -33,6 +33,47 @@
 
 namespace mechsim::io {
 
+namespace {
+
+/// `text` cut to `max` bytes and "..." when longer, at a UTF-8 character boundary.
+std::string cutAt(std::string_view text, std::size_t max) {
+  if (text.size() <= max) return std::string(text);
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "...";
+}
+
+}  // namespace
+
+std::string shortenLongParts(const std::string& message, std::size_t maxPart) {
+  // First every "quoted" part, then every remaining run without spaces (a value path that ends in
+  // a long key), each cut to maxPart bytes.
+  std::string quotedCut;
+  for (std::size_t i = 0; i < message.size();) {
+    const std::size_t open = message.find('"', i);
+    const std::size_t close = open == std::string::npos ? std::string::npos : message.find('"', open + 1);
+    if (close == std::string::npos) {
+      quotedCut.append(message, i, std::string::npos);
+      break;
+    }
+    quotedCut.append(message, i, open + 1 - i);
+    quotedCut += cutAt(std::string_view(message).substr(open + 1, close - open - 1), maxPart);
+    quotedCut += '"';
+    i = close + 1;
+  }
+  std::string out;
+  for (std::size_t i = 0; i < quotedCut.size();) {
+    std::size_t end = quotedCut.find(' ', i);
+    if (end == std::string::npos) end = quotedCut.size();
+    const std::string_view run = std::string_view(quotedCut).substr(i, end - i);
+    out += cutAt(run, maxPart + 40);
+    if (run.size() > maxPart + 40 && (run.back() == ':' || run.back() == ',')) out += run.back();  // "path:"
+    if (end < quotedCut.size()) out += ' ';
+    i = end + 1;
+  }
+  return out;
+}
+
 std::string Diagnostic::format() const {
   std::ostringstream s;
   s << (file.empty() ? "<input>" : file);

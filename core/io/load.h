@@ -22,12 +22,22 @@ struct Diagnostic {
   std::string format() const;
 };
 
+/// `message` with every double-quoted part longer than `maxPart` bytes, and every other run without
+/// spaces longer than maxPart + 40, cut to its start and "..." (at a UTF-8 character boundary): a
+/// diagnostic that quotes a 100 kB name or key from a hostile file stays one readable line.
+std::string shortenLongParts(const std::string& message, std::size_t maxPart = 80);
+
 class LoadError : public std::runtime_error {
  public:
-  explicit LoadError(Diagnostic d) : std::runtime_error(d.format()), diag_(std::move(d)) {}
+  explicit LoadError(Diagnostic d) : LoadError(shortened(std::move(d)), 0) {}
   const Diagnostic& diagnostic() const { return diag_; }
 
  private:
+  static Diagnostic shortened(Diagnostic d) {
+    d.message = shortenLongParts(d.message);
+    return d;
+  }
+  LoadError(Diagnostic d, int) : std::runtime_error(d.format()), diag_(std::move(d)) {}
   Diagnostic diag_;
 };
 

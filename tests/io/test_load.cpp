@@ -128,6 +128,23 @@ class TestLoad : public QObject {
     e = loadErrorOf([&] { readMechanismFile(path); });
     QVERIFY(e.diagnostic().message.find("too large") != std::string::npos);
   }
+  // Names, keys and paths from a hostile file are quoted by their start: the diagnostic stays a
+  // readable line, still located, still naming what is wrong.
+  void longNamesShortenedInMessages() {
+    const std::string longName(100000, 'x');
+    const std::string text = "{\"mechsim\": 1, \"bodies\": [{\"name\": \"g\", \"fixed\": true}], \"joints\": [],\n"
+                             "  \"drivers\": [{\"name\": \"d\", \"joint\": \"" + longName + "\", \"value\": \"t\", \"" +
+                             longName + "\": 1}]}";
+    const LoadError e = loadErrorOf([&] { parseMechanism(text, "long.json", "."); });
+    const std::string what = e.what();
+    QVERIFY2(what.size() < 400, what.substr(0, 400).c_str());
+    QCOMPARE(e.diagnostic().line, 2);
+    QVERIFY2(what.find(": unknown key \"" + std::string(80, 'x') + "...\" in a driver") != std::string::npos, what.c_str());
+    // Short quoted parts, and a quoted part cut inside a multi-byte character, stay valid UTF-8.
+    QCOMPARE(QString::fromStdString(shortenLongParts("a \"b\" c")), QString("a \"b\" c"));
+    const std::string cut = shortenLongParts("\"" + std::string(79, 'y') + "\u00e9\u00e9\"");
+    QCOMPARE(QString::fromStdString(cut), QString("\"" + QString(79, 'y') + "...\""));
+  }
   void fileErrors() {
     LoadError e = loadErrorOf([] { readMechanismFile("/nonexistent/folder/x.json"); });
     QCOMPARE(e.diagnostic().line, 0);
