@@ -58,7 +58,9 @@ status=0
 cd "$build"
 for h in "${harnesses[@]}"; do
   echo "fuzz: $h for $seconds s"
-  if ! "$build/fuzz/fuzz_$h" "$corpus/$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  dict=()
+  [ -f "$root/fuzz/$h.dict" ] && dict=(-dict="$root/fuzz/$h.dict")
+  if ! "$build/fuzz/fuzz_$h" "$corpus/$h" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
        -max_len=65536 -print_final_stats=1 2> "$build/fuzz_$h.log"; then
     echo "fuzz: $h FOUND A PROBLEM (log: $build/fuzz_$h.log)"; tail -30 "$build/fuzz_$h.log"; status=1
   else

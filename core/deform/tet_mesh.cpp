@@ -79,6 +79,8 @@ int validateAndOrient(TetMesh& mesh, double minVolume) {
         throw std::invalid_argument("tet " + std::to_string(t) + " refers to vertex " + std::to_string(e[a]) +
                                     " (mesh has " + std::to_string(nv) + ")");
     const double vol = tetVolume(mesh, t);
+    if (!std::isfinite(vol) || !std::isfinite(tiny))
+      throw std::invalid_argument("tet " + std::to_string(t) + " has no finite volume (coordinates too large)");
     if (!(std::abs(vol) > tiny)) throw std::invalid_argument("tet " + std::to_string(t) + " is degenerate (zero volume)");
     if (vol < 0) {
       std::swap(e[2], e[3]);

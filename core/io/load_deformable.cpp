@@ -69,6 +69,17 @@ class DeformReader : JsonSection {
     return f;
   }
 
+  /// A generated grid; the generators check the tets they make, and a size whose tets have no
+  /// representable volume (1e-200 m, 1e200 m) is refused at the mesh.
+  template <class Make>
+  deform::TetMesh generated(const Value& v, const std::string& path, Make&& make) const {
+    try {
+      return make();
+    } catch (const std::invalid_argument& e) {
+      fail(v, path, std::string("invalid mesh (are the sizes in range?): ") + e.what());
+    }
+  }
+
   void mesh(const Value& v, const std::string& path, DeformableSpec& d) {
     expectKind(v, path, Kind::Object, "a mesh object {\"type\": \"box\" | \"cylinder\" | \"tetgen\" | \"gmsh\" | \"surface\", ...}");
     const Value& t = req(v, path, "type", "\"box\", \"cylinder\", \"tetgen\", \"gmsh\" or \"surface\"");
@@ -81,7 +92,7 @@ class DeformReader : JsonSection {
       if (!(size.minCoeff() > 0)) fail(*v.find("size"), path + ".size", "edge lengths must be positive");
       const auto c = cells(req(v, path, "cells", "cell counts [nx, ny, nz]"), path + ".cells", 3);
       if (long(c[0]) * c[1] * c[2] > 2'000'000) fail(*v.find("cells"), path + ".cells", "too many cells (at most 2e6)");
-      m = deform::makeBoxMesh(size, c[0], c[1], c[2]);
+      m = generated(v, path, [&] { return deform::makeBoxMesh(size, c[0], c[1], c[2]); });
       d.boxSize = size;
       d.cells = c;
     } else if (d.meshType == "cylinder") {
@@ -89,7 +100,7 @@ class DeformReader : JsonSection {
       const double r = positive(req(v, path, "radius", "radius"), path + ".radius", "radius") * L_;
       const double l = positive(req(v, path, "length", "length along +z"), path + ".length", "length") * L_;
       const auto c = cells(req(v, path, "cells", "cell counts [across, along]"), path + ".cells", 2);
-      m = deform::makeCylinderMesh(r, l, c[0], c[1]);
+      m = generated(v, path, [&] { return deform::makeCylinderMesh(r, l, c[0], c[1]); });
       d.radius = r;
       d.length = l;
       d.cells = c;
@@ -180,6 +191,16 @@ class DeformReader : JsonSection {
     if (const Value* p = opt(v, path, "position")) {
       d.position = point(*p, path + ".position", L_);
       for (Vec3& q : d.vertices) q += d.position;
+      // Far from the origin the coordinates' round-off can exceed the mesh's size and flatten its
+      // tets: checked again where the part is placed.
+      deform::TetMesh placed;
+      placed.vertices = d.vertices;
+      placed.tets = d.tets;
+      try {
+        deform::validateAndOrient(placed);
+      } catch (const std::invalid_argument& e) {
+        fail(*p, path + ".position", std::string("the mesh placed here is invalid (too far from the origin for its size?): ") + e.what());
+      }
     }
     if (const Value* m = opt(v, path, "material")) {
       const std::string mp = path + ".material";
