@@ -181,17 +181,21 @@ class Reader : JsonSection {
   /// A direction: non-zero 3-vector, returned normalised.
   Vec3 direction(const Value& v, const std::string& path) const {
     const Vec3 d = vec3(v, path, 1.0);
-    if (!(d.norm() >= tol::kAxisNormMin)) fail(v, path, "expected a non-zero 3-vector (a direction), got a zero-length one");
+    if (!(d.stableNorm() >= tol::kAxisNormMin)) fail(v, path, "expected a non-zero 3-vector (a direction), got a zero-length one");
     return unitLength(d);
   }
 
   /// `v` normalised; left bit for bit as it is when already of unit length to round-off (as the
   /// writer leaves every direction and quaternion), so that reading a written file and writing it
   /// again gives the same text instead of moving the last digit on every save.
-  template <class T>
-  static T unitLength(const T& v) {
-    if (std::abs(v.norm() - 1) <= 4 * std::numeric_limits<double>::epsilon()) return v;
-    return v.normalized();
+  /// (stableNorm: components beyond 1e154 would overflow the plain norm and normalise to zero.)
+  static Vec3 unitLength(const Vec3& v) {
+    if (std::abs(v.stableNorm() - 1) <= 4 * std::numeric_limits<double>::epsilon()) return v;
+    return v.stableNormalized();
+  }
+  static Quat unitLength(const Quat& q) {
+    if (std::abs(q.coeffs().stableNorm() - 1) <= 4 * std::numeric_limits<double>::epsilon()) return q;
+    return Quat(Eigen::Vector4d(q.coeffs().stableNormalized()));
   }
 
   /// {"axis": [..], "angle": a} | {"quaternion": [w, x, y, z]} | {"rpy": [r, p, y]}.
@@ -207,7 +211,7 @@ class Reader : JsonSection {
     if (const Value* q = opt(v, path, "quaternion")) {
       const auto w = numbers(*q, child(path, "quaternion"), 4, 1.0, "an array of 4 numbers [w, x, y, z]");
       Quat r(w[0], w[1], w[2], w[3]);
-      if (!(r.norm() >= tol::kAxisNormMin)) fail(*q, child(path, "quaternion"), "the quaternion has zero length");
+      if (!(r.coeffs().stableNorm() >= tol::kAxisNormMin)) fail(*q, child(path, "quaternion"), "the quaternion has zero length");
       return unitLength(r);
     }
     if (const Value* rpy = opt(v, path, "rpy")) {

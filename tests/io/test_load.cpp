@@ -145,6 +145,19 @@ class TestLoad : public QObject {
     const std::string cut = shortenLongParts("\"" + std::string(79, 'y') + "\u00e9\u00e9\"");
     QCOMPARE(QString::fromStdString(cut), QString("\"" + QString(79, 'y') + "...\""));
   }
+  // Directions and quaternions with components beyond 1e154 (whose plain norm overflows) are
+  // normalised, not turned into zero vectors that a saved file would then refuse.
+  void hugeComponentsNormalised() {
+    const std::string text =
+        "{\"mechsim\": 1, \"bodies\": [{\"name\": \"g\", \"fixed\": true}, {\"name\": \"b\", \"mass\": 1,"
+        " \"inertia\": [1, 1, 1, 0, 0, 0], \"orientation\": {\"quaternion\": [0, 0, 0, 1e300]}}],"
+        " \"joints\": [{\"name\": \"A\", \"type\": \"revolute\", \"body1\": \"g\", \"body2\": \"b\","
+        " \"point\": [0, 0, 0], \"axis\": [0, 3e200, 4e200]}]}";
+    const MechanismSpec s = parseMechanism(text, "huge.json", ".");
+    QVERIFY((joint(s, "A").axis - Vec3(0, 0.6, 0.8)).norm() < 1e-15);
+    const Quat q = body(s, "b").orientation;
+    QVERIFY(std::abs(std::abs(q.z()) - 1) < 1e-15 && std::abs(q.w()) < 1e-15);
+  }
   void fileErrors() {
     LoadError e = loadErrorOf([] { readMechanismFile("/nonexistent/folder/x.json"); });
     QCOMPARE(e.diagnostic().line, 0);

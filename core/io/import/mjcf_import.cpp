@@ -235,13 +235,13 @@ class MjcfImporter {
     const auto& x = *v;
     if (g == "quat") {
       const Quat q(x[0], x[1], x[2], x[3]);
-      if (!(q.norm() > 1e-12)) xml_.failAttr(e, "quat", "the quaternion has zero length");
-      return q.normalized();
+      if (!(q.coeffs().stableNorm() > 1e-12)) xml_.failAttr(e, "quat", "the quaternion has zero length");
+      return Quat(Eigen::Vector4d(q.coeffs().stableNormalized()));
     }
     if (g == "axisangle") {
       const Vec3 a(x[0], x[1], x[2]);
-      if (!(a.norm() > 1e-12)) xml_.failAttr(e, "axisangle", "the rotation axis is the zero vector");
-      return Quat(Eigen::AngleAxisd(x[3] * angleScale_, a.normalized()));
+      if (!(a.stableNorm() > 1e-12)) xml_.failAttr(e, "axisangle", "the rotation axis is the zero vector");
+      return Quat(Eigen::AngleAxisd(x[3] * angleScale_, a.stableNormalized()));
     }
     if (g == "euler") {
       // Lower-case letters rotate about the moving (already rotated) axes, upper-case about the
@@ -257,11 +257,12 @@ class MjcfImporter {
     }
     if (g == "xyaxes") {
       Vec3 a(x[0], x[1], x[2]), b(x[3], x[4], x[5]);
-      if (!(a.norm() > 1e-12)) xml_.failAttr(e, "xyaxes", "the x axis is the zero vector");
-      a.normalize();
+      if (!(a.stableNorm() > 1e-12)) xml_.failAttr(e, "xyaxes", "the x axis is the zero vector");
+      a.stableNormalize();
+      b.stableNormalize();
       b -= a * a.dot(b);
-      if (!(b.norm() > 1e-12)) xml_.failAttr(e, "xyaxes", "the y axis is parallel to the x axis");
-      b.normalize();
+      if (!(b.stableNorm() > 1e-12)) xml_.failAttr(e, "xyaxes", "the y axis is parallel to the x axis");
+      b.stableNormalize();
       Mat3 R;
       R.col(0) = a;
       R.col(1) = b;
@@ -269,8 +270,8 @@ class MjcfImporter {
       return Quat(R).normalized();
     }
     const Vec3 z(x[0], x[1], x[2]);
-    if (!(z.norm() > 1e-12)) xml_.failAttr(e, "zaxis", "the z axis is the zero vector");
-    return Quat::FromTwoVectors(Vec3::UnitZ(), z.normalized()).normalized();
+    if (!(z.stableNorm() > 1e-12)) xml_.failAttr(e, "zaxis", "the z axis is the zero vector");
+    return Quat::FromTwoVectors(Vec3::UnitZ(), z.stableNormalized()).normalized();
   }
 
   Pose localPose(const XMLElement* e, const std::string& cls) const {
@@ -409,8 +410,8 @@ class MjcfImporter {
     j.body2 = b2;
     j.point = pose.apply(vec3(je, "pos", cls, Vec3::Zero()));
     const Vec3 a = vec3(je, "axis", cls, Vec3::UnitZ());
-    if (!(a.norm() > 1e-12)) xml_.failAttr(je, "axis", "the joint axis is the zero vector");
-    j.axis = pose.rotate(a.normalized());
+    if (!(a.stableNorm() > 1e-12)) xml_.failAttr(je, "axis", "the joint axis is the zero vector");
+    j.axis = pose.rotate(a.stableNormalized());
     j.type = type == "hinge" ? JointType::Revolute : type == "slide" ? JointType::Prismatic : JointType::Spherical;
     // Limits: range when limited (limited="auto" with autolimits: when a range is given).
     const char* lim = attr(je, "limited", cls);
@@ -496,10 +497,10 @@ class MjcfImporter {
     double halfLength = 0;
     if (fromto) {
       const Vec3 a((*fromto)[0], (*fromto)[1], (*fromto)[2]), c((*fromto)[3], (*fromto)[4], (*fromto)[5]);
-      if (!((c - a).norm() > 1e-12)) xml_.failAttr(e, "fromto", "fromto's two points coincide");
+      if (!((c - a).stableNorm() > 1e-12)) xml_.failAttr(e, "fromto", "fromto's two points coincide");
       p.position = 0.5 * (a + c);
-      p.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), (c - a).normalized());
-      halfLength = 0.5 * (c - a).norm();
+      p.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), (c - a).stableNormalized());
+      halfLength = 0.5 * (c - a).stableNorm();
     }
     if (type == "sphere") {
       s.type = ShapeType::Sphere;

@@ -344,7 +344,7 @@ class SdfImporter {
       if (sdf::Errors e = a->ResolveXyz(xyz, "__model__"); !e.empty()) fail(el, "libsdformat: " + e[0].Message());
       const Vec3 v = toVec(xyz);
       if (!(v.norm() > 1e-12)) fail(a->Element() ? a->Element() : el, "joint \"" + sj.Name() + "\": the axis is the zero vector");
-      return modelPose.rotate(v.normalized());
+      return modelPose.rotate(v.stableNormalized());
     };
     JointSpec j;
     j.name = scope + sj.Name();

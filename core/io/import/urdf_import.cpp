@@ -400,7 +400,7 @@ class UrdfImporter {
       const auto jn = model.getJoint(je->Attribute("name"));
       if (!jn || jn->type == urdf::Joint::FLOATING) continue;
       const Pose f = world_.at(jn->child_link_name);
-      const Vec3 axis = f.orientation * Vec3(jn->axis.x, jn->axis.y, jn->axis.z).normalized();
+      const Vec3 axis = f.orientation * Vec3(jn->axis.x, jn->axis.y, jn->axis.z).stableNormalized();
       JointSpec j;
       j.name = jn->name;
       j.body1 = jn->parent_link_name;
@@ -452,7 +452,7 @@ class UrdfImporter {
     const Pose f = imp::compose(world_.at(parent), o);
     auto axisOf = [&](const char* name, const Vec3& dflt) {
       const XMLElement* e = l->FirstChildElement(name);
-      return (f.orientation * (e ? xml_.vec3(e, "xyz", dflt) : dflt).normalized()).eval();
+      return (f.orientation * (e ? xml_.vec3(e, "xyz", dflt) : dflt).stableNormalized()).eval();
     };
     JointSpec j;
     j.name = l->Attribute("name");
