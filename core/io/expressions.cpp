@@ -8,7 +8,6 @@
 
 #include <muParser.h>
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -84,22 +83,8 @@ std::function<double(double)> compileExpression(const std::string& expression, d
   };
 }
 
-namespace {
-
-/// The first `max` bytes of `text` and "..." when it is longer, not cut inside a UTF-8 character.
-std::string shortened(const std::string& text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t cut = max;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return text.substr(0, cut) + "...";
-}
-
-}  // namespace
-
 std::string expressionErrorMessage(const std::string& expression, const ExpressionError& e) {
-  // A long expression is quoted by its start only, and muparser's message (which may quote a long
-  // token) is cut too: the diagnostic stays one readable line.
-  std::string why = shortened(e.what(), 160);
+  std::string why = e.what();
   // muparser's messages usually end with "at position N." (0-based); otherwise add the place.
   if (e.position() >= 0 && why.find("position") == std::string::npos)
     why += " (at character " + std::to_string(e.position() + 1) + ")";
@@ -107,7 +92,7 @@ std::string expressionErrorMessage(const std::string& expression, const Expressi
       why.find("Unexpected function") != std::string::npos)
     why += "; expressions may use the variable t, the constant pi and the functions "
            "sin cos tan asin acos atan atan2 sqrt exp log abs min max";
-  return "invalid expression \"" + shortened(expression, 60) + "\": " + why;
+  return "invalid expression \"" + expression + "\": " + why;
 }
 
 bool coordinateIsAngle(JointType t, int k) {

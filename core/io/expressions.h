@@ -23,9 +23,8 @@ class ExpressionError : public std::runtime_error {
 /// owns its parser and may be copied; copies share the parser, so call them from one thread at a
 /// time. A non-finite result is returned as NaN. Throws ExpressionError when the expression does
 /// not parse, names an unknown variable or function, or yields more than one value.
-/// The message for a driver whose expression failed: "invalid expression \"EXPR\": WHY" (EXPR's
-/// first 60 bytes and "..." when longer), with a reminder of the names an expression may use when
-/// muparser met an unknown one.
+/// The message for a driver whose expression failed: "invalid expression \"EXPR\": WHY", with a
+/// reminder of the names an expression may use when muparser met an unknown one.
 std::string expressionErrorMessage(const std::string& expression, const ExpressionError& e);
 
 std::function<double(double)> compileExpression(const std::string& expression, double scale = 1.0);
