@@ -2,16 +2,16 @@
 # Builds the libFuzzer harnesses of fuzz/ with Clang (ASan + UBSan, in build-fuzz/) and runs each
 # for SECONDS seconds (default 60) on a corpus seeded from the project's own files: the native
 # examples and the good / bad test files, the tet-mesh test files, the URDF / MJCF / SDF examples
-# and import tests. A finding (crash, sanitizer report, hang over 10 s, an unexpected exception
+# and import tests, the mesh models and test meshes. A finding (crash, sanitizer report, hang over 10 s, an unexpected exception
 # or a failed round trip) stops that harness and leaves its input as build-fuzz/crash-* / timeout-*;
 # reproduce with `build-fuzz/fuzz/HARNESS FILE`. The corpora grow in build-fuzz/corpus/ across runs.
-# Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]   (harnesses: native tetmesh import)
+# Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]   (harnesses: native tetmesh import mesh)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(native tetmesh import)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(native tetmesh import mesh)
 "$root/scripts/install-deps.sh" clang libomp-dev
 build="${BUILD_DIR:-$root/build-fuzz}"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -50,6 +50,12 @@ sdf=("$root"/mechanisms/sdf/*.sdf "$root"/tests/data/import/*.sdf "$root"/tests/
 seed "$corpus/import" 00 "${urdf[@]}"
 seed "$corpus/import" 01 "${mjcf[@]}"
 seed "$corpus/import" 02 "${sdf[@]}"
+# Mesh files (Assimp): the byte picks the extension, 0 .stl, 1 .obj, 2 .ply, 3 .gltf.
+seed "$corpus/mesh" 00 "$root"/models/*.stl "$root"/tests/data/meshes/*.stl "$root"/tests/data/bad/meshes/*.stl
+seed "$corpus/mesh" 01 "$root"/models/*.obj "$root"/tests/data/meshes/*.obj "$root"/tests/data/bad/meshes/*.obj
+seed "$corpus/mesh" 03 "$root"/models/*.gltf
+printf '\x02ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' \
+  > "$corpus/mesh/seed-triangle.ply"
 
 export MECHSIM_FUZZ_BASE_DIR="$root/tests/data/meshes"
 export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"

@@ -66,6 +66,10 @@ std::shared_ptr<const MeshData> loadMeshFile(const std::string& path) {
   auto data = std::make_shared<MeshData>();
   collect(scene, scene->mRootNode, aiMatrix4x4(), *data);
   if (data->indices.empty()) throw std::runtime_error("mesh file has no triangles: " + path);
+  // Assimp passes "nan" and "1e999" through from text formats; a shape, its mass properties and
+  // the view would all turn NaN.
+  for (const Eigen::Vector3f& v : data->vertices)
+    if (!v.allFinite()) throw std::runtime_error("mesh file has a vertex that is not a finite number: " + path);
   // Normals are all-or-nothing: a file mixing meshes with and without them gets none.
   if (data->normals.size() != data->vertices.size()) data->normals.clear();
   return data;

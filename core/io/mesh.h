@@ -9,8 +9,8 @@ namespace mechsim::io {
 
 /// Loads every mesh of the file at `path` into one MeshData, in the file's own frame and units
 /// (node transforms of scene formats such as glTF are applied; no scale). Throws
-/// std::runtime_error with a one-line reason when the file is missing, unreadable, corrupt or
-/// holds no triangles.
+/// std::runtime_error with a one-line reason when the file is missing, not a regular file, empty,
+/// unreadable, corrupt, holds no triangles or a vertex that is not a finite number.
 std::shared_ptr<const MeshData> loadMeshFile(const std::string& path);
 
 }  // namespace mechsim::io
