@@ -7,7 +7,22 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 #include <system_error>
+
+// Debian's Assimp is built with its internal checks on, and a failed one (ai_assert) prints and
+// aborts: a hostile mesh file (a PLY with a corrupt vertex line trips TriangulateProcess.cpp:238,
+// found by fuzz/fuzz_mesh.cpp) would end the program. The library exports the function its checks
+// call and installs no handler we could set (AssertHandler.h is not packaged), so this definition
+// takes its place in our programs (symbol interposition: the executable's definition wins over the
+// shared library's). It throws instead; Importer::ReadFile catches the exception and returns no
+// scene with the message as its error string, which loadMeshFile reports like any unreadable file.
+namespace Assimp {
+void aiAssertViolation(const char* failedExpression, const char* file, int line) {
+  throw std::runtime_error(std::string("the importer's own check failed (") + failedExpression + " at " + file + ":" +
+                           std::to_string(line) + "); the file is corrupt");
+}
+}  // namespace Assimp
 
 namespace mechsim::io {
 
