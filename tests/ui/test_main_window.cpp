@@ -162,6 +162,14 @@ void TestMainWindow::loadErrorKeepsTheMechanism() {
   QVERIFY(!w.openFile(dir_.filePath("no-such-file.json")));
   QCOMPARE(errors.size(), 2);
   QVERIFY(w.windowTitle().contains("test slider"));
+  // A mesh on which Assimp's own internal check fails used to abort the whole program; now it is
+  // one more located error and the window goes on.
+  QVERIFY(!w.openFile(QStringLiteral(MECHSIM_SOURCE_DIR "/tests/data/bad/mesh_assimp_check.json")));
+  QCOMPARE(errors.size(), 3);
+  QVERIFY2(errors[2].contains("mesh_assimp_check.json:7:45: error:") && errors[2].contains("cannot read mesh file"),
+           qPrintable(errors[2]));
+  QVERIFY(w.windowTitle().contains("test slider"));
+  QVERIFY(w.openFile(pendulum_));
 }
 
 void TestMainWindow::loadErrorShowsACriticalMessageBox() {
