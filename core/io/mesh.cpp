@@ -5,8 +5,10 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -57,19 +59,47 @@ void collect(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent
   for (unsigned c = 0; c < node->mNumChildren; ++c) collect(scene, node->mChildren[c], xf, out);
 }
 
-/// Assimp's PLY reader (Debian's 5.2) never returns on a PLY header without its "end_header"
-/// line: it reads on at the end of the file (found by fuzz/fuzz_mesh.cpp). Assimp recognises PLY
-/// by its "ply" magic whatever the extension, so every file that starts so is checked here: the
-/// header, which precedes the data, must end within the first MiB.
+/// Assimp's PLY reader (Debian's 5.2) never returns on some malformed headers — one without its
+/// "end_header" line, one whose "end_header" runs into the data (both found by
+/// fuzz/fuzz_mesh.cpp) — it reads on at the end of the file. Every file Assimp would give that
+/// reader (a .ply, or any file starting with the "ply" magic) has its header checked here, line by
+/// line against the PLY grammar, and must end it within the first MiB.
 void checkPlyHeader(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string head(1 << 20, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
-  const std::size_t start = head.find_first_not_of(" \t\r\n");
-  if (start == std::string::npos || head.compare(start, 3, "ply") != 0) return;
-  if (head.find("end_header") == std::string::npos)
-    throw std::runtime_error("cannot read mesh file " + path + ": a PLY header without its end_header line");
+  // Assimp takes a file for PLY by its extension, or by the magic in any letter case.
+  std::string ext = std::filesystem::path(path).extension().string(), magic = head.substr(0, 3);
+  for (std::string* t : {&ext, &magic})
+    for (char& c : *t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext != ".ply" && magic != "ply") return;
+  auto refuse = [&](const std::string& why) {
+    throw std::runtime_error("cannot read mesh file " + path + ": malformed PLY header (" + why + ")");
+  };
+  static const std::regex kFormat("format (ascii|binary_little_endian|binary_big_endian) [0-9.]+");
+  static const std::regex kElement("element [!-~]+ [0-9]+");
+  static const std::string kType = "(char|uchar|short|ushort|int|uint|float|double|int8|uint8|int16|uint16|int32|uint32|float32|float64)";
+  static const std::regex kProperty("property " + kType + " [!-~]+");
+  static const std::regex kList("property list " + kType + " " + kType + " [!-~]+");
+  std::size_t pos = 0;
+  for (int line = 1;; ++line) {
+    const std::size_t end = head.find('\n', pos);
+    if (end == std::string::npos) refuse("no end_header line in the first MiB");
+    std::string text = head.substr(pos, end - pos);
+    pos = end + 1;
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.pop_back();
+    if (line == 1) {
+      if (text != "ply") refuse("the first line is not \"ply\"");
+      continue;
+    }
+    if (text == "end_header") return;
+    if (text.rfind("comment", 0) == 0 || text.rfind("obj_info", 0) == 0) continue;
+    if (!std::regex_match(text, kFormat) && !std::regex_match(text, kElement) && !std::regex_match(text, kProperty) &&
+        !std::regex_match(text, kList))
+      refuse("line " + std::to_string(line) + " is not a format, element, property or comment line");
+  }
 }
 
 }  // namespace
