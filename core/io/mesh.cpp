@@ -65,15 +65,19 @@ void collect(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent
 /// reader (a .ply, or any file starting with the "ply" magic) has its header checked here, line by
 /// line against the PLY grammar, and must end it within the first MiB.
 void checkPlyHeader(const std::string& path) {
+  // Assimp takes a file for PLY by its extension, or by the magic in any letter case: only those
+  // are read further (the first MiB), every other mesh file costs three bytes here.
   std::ifstream in(path, std::ios::binary);
-  std::string head(1 << 20, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  std::string head(3, '\0');
+  in.read(head.data(), 3);
   head.resize(static_cast<std::size_t>(in.gcount()));
-  // Assimp takes a file for PLY by its extension, or by the magic in any letter case.
-  std::string ext = std::filesystem::path(path).extension().string(), magic = head.substr(0, 3);
+  std::string ext = std::filesystem::path(path).extension().string(), magic = head;
   for (std::string* t : {&ext, &magic})
     for (char& c : *t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (ext != ".ply" && magic != "ply") return;
+  head.resize(1 << 20);
+  in.read(head.data() + 3, static_cast<std::streamsize>(head.size() - 3));
+  head.resize(3 + static_cast<std::size_t>(in.gcount()));
   auto refuse = [&](const std::string& why) {
     throw std::runtime_error("cannot read mesh file " + path + ": malformed PLY header (" + why + ")");
   };
