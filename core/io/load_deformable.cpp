@@ -193,14 +193,20 @@ class DeformReader : JsonSection {
       for (Vec3& q : d.vertices) q += d.position;
       // Far from the origin the coordinates' round-off can exceed the mesh's size and flatten its
       // tets: checked again where the part is placed.
+      // (The part's arrays are moved in and back out: no copy of a large mesh.)
       deform::TetMesh placed;
-      placed.vertices = d.vertices;
-      placed.tets = d.tets;
+      placed.vertices = std::move(d.vertices);
+      placed.tets = std::move(d.tets);
+      std::string invalid;
       try {
         deform::validateAndOrient(placed);
       } catch (const std::invalid_argument& e) {
-        fail(*p, path + ".position", std::string("the mesh placed here is invalid (too far from the origin for its size?): ") + e.what());
+        invalid = e.what();
       }
+      d.vertices = std::move(placed.vertices);
+      d.tets = std::move(placed.tets);
+      if (!invalid.empty())
+        fail(*p, path + ".position", "the mesh placed here is invalid (too far from the origin for its size?): " + invalid);
     }
     if (const Value* m = opt(v, path, "material")) {
       const std::string mp = path + ".material";

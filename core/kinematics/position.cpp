@@ -225,24 +225,21 @@ bool continueInTime(const Model& m, KinematicsWorkspace& ws, const VecX& qEntry,
 
 }  // namespace kin
 
+namespace {
+
+/// The first driver whose expression is not finite at t, or nullptr (asked only after a failure,
+/// so the solve itself evaluates each driver once per residual).
+const Driver* undefinedDriver(const Model& m, double t) {
+  for (const Driver& drv : m.drivers)
+    if (!std::isfinite(kin::driverValue(drv, t))) return &drv;
+  return nullptr;
+}
+
+}  // namespace
+
 bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& opt) {
   const auto start = std::chrono::steady_clock::now();
   if (d.q.size() != m.nq) throw std::invalid_argument("solvePositions: d.q has the wrong size (use makeData)");
-  if (opt.drivers) {
-    // A driver undefined at t (1/0, sqrt(-1), an overflow) leaves nothing to solve for: say which,
-    // and keep the state.
-    for (const Driver& drv : m.drivers) {
-      const double v = kin::driverValue(drv, t);
-      if (std::isfinite(v)) continue;
-      std::ostringstream msg;
-      msg << "driver '" << drv.name << "' is undefined at t = " << t << " (its expression is not a finite number there)";
-      d.stats.iterations = 0;
-      d.stats.converged = false;
-      d.stats.message = msg.str();
-      d.stats.solveSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      return false;
-    }
-  }
   KinematicsWorkspace& ws = kinematicsWorkspace(m, d);
   // The generic ranks need their own Newton solve: do it before touching the solvers' state.
   kin::ensureGenericRanks(m, ws);
@@ -295,6 +292,10 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
     if (flipped >= 0)
       msg << "position analysis reached driver '" << m.drivers[flipped].name << "' at its value + 180° at t = " << t
           << " (too large a step from the last position; no continuation from t = " << tEntry << " recovered it)";
+    else if (const Driver* undefined = !std::isfinite(residual) && opt.drivers ? undefinedDriver(m, t) : nullptr)
+      // A driver undefined at t (1/0, sqrt(-1), an overflow) makes Φ non-finite: say which.
+      msg << "driver '" << undefined->name << "' is undefined at t = " << t
+          << " (its expression is not a finite number there)";
     else if (!std::isfinite(residual))
       msg << "position analysis diverged (non-finite values) at t = " << t;
     else
