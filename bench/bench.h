@@ -28,6 +28,14 @@ int runAnm(std::ostream& out, bool csv, const std::string& sourceDir);
 /// `quick` uses 3k-tet meshes. bench_deform.cpp. Returns the exit status.
 int runDeform(std::ostream& out, bool csv, bool quick);
 
+/// `bench deform --gpu`: the CUDA backend against its CPU twin on the same machine — every case of
+/// `bench deform` with the methods the device runs (jacobi, jgs2-jacobi; subspace step control):
+/// iterations per step and ms per iteration on each, the solutions' difference, device time per
+/// bare sweep; then a ≥ 1M-tet cantilever: 20 Jacobi sweeps on both (parity and ms per sweep), the
+/// device's iterations per step, and the CPU's VBD and Newton per iteration. Returns 1 without a
+/// device. bench_deform.cpp.
+int runDeformGpu(std::ostream& out, bool csv, bool quick);
+
 /// `bench contact`: paper 000 Table 1 (sweeps and time to RES < 1e-4 at step 100, frictionless) and
 /// Table 2 (1000 steps × 200 sweeps with friction; `quick`: 100 steps) on Pool 1, Pool 2 and
 /// Stacking for PGS, AMGS Method 2.2, Method 3.1 [ω̄E], [D/γ] and [αD], α = 0.1 … 0.6, with

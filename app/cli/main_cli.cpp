@@ -79,8 +79,8 @@ const char* commandUsage(const std::string& command) {
       {"deform",
        "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
        "[--step-control none|line-search|subspace] [--modes 64..1024] [--backend auto|cpu|cuda]"},
-      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact [--csv] [--quick]   (--quick: deform and "
-                "contact only, a shorter run)"},
+      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact [--csv] [--quick] [--gpu]   (--quick: deform and "
+                "contact only, a shorter run; --gpu: deform only, the CUDA backend against its CPU twin)"},
       {"info", "mechsim-cli info"},
   };
   for (const auto& [name, text] : table)

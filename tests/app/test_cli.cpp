@@ -131,6 +131,7 @@ class TestCli : public QObject {
     QTest::newRow("bench deform --qiuck") << QStringList{"bench", "deform", "--qiuck"} << "unknown option '--qiuck'";
     QTest::newRow("bench kinematics --quick") << QStringList{"bench", "kinematics", "--quick"}
                                               << "unknown option '--quick'";
+    QTest::newRow("bench contact --gpu") << QStringList{"bench", "contact", "--gpu"} << "unknown option '--gpu'";
     QTest::newRow("info extra") << QStringList{"info", "extra"} << "unexpected argument 'extra'";
     QTest::newRow("check --jsn") << QStringList{"check", example("fourbar.json"), "--jsn"}
                                  << "unknown option '--jsn'";
@@ -307,6 +308,20 @@ class TestCli : public QObject {
       QCOMPARE(r.exitCode, 2);
       QVERIFY2(r.err.contains("--modes"), r.err.constData());
     }
+  }
+
+  // `bench deform --gpu` (the CUDA backend against its CPU twin) needs a device: without one it says
+  // why and exits 1 at once, printing no table. With a device it would start the long run: skipped.
+  void benchDeformGpuNeedsDevice() {
+    const Run info = runCli({"info"});
+    QCOMPARE(info.exitCode, 0);
+    if (info.out.contains("CUDA backend: built") && !info.out.contains("no device found"))
+      QSKIP("a CUDA device is present: `bench deform --gpu` would run (scripts/device-check.sh runs it)");
+    const Run r = runCli({"bench", "deform", "--gpu"});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.startsWith("bench deform --gpu: "), r.err.constData());
+    QVERIFY2(r.err.contains("no CUDA device") || r.err.contains("built without CUDA"), r.err.constData());
+    QVERIFY2(r.out.isEmpty(), r.out.constData());
   }
 
   void deformBackendChoice() {

@@ -1,0 +1,22 @@
+// bench/bench_deform_main.cpp — the deformable-part benchmark as its own program:
+//   bench_deform [--csv] [--quick] [--gpu]
+// the same run as `mechsim-cli bench deform` (bench/bench.h), linked without the file readers and
+// Qt, so that it and a few libraries can be copied to a machine with a GPU (scripts/device-check.sh).
+#include <cstring>
+#include <iostream>
+
+#include "bench/bench.h"
+
+int main(int argc, char** argv) {
+  bool csv = false, quick = false, gpu = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--csv") == 0) csv = true;
+    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--gpu") == 0) gpu = true;
+    else {
+      std::cerr << "bench_deform: unknown option '" << argv[i] << "'\nusage: bench_deform [--csv] [--quick] [--gpu]\n";
+      return 2;
+    }
+  }
+  return gpu ? mechsim::bench::runDeformGpu(std::cout, csv, quick) : mechsim::bench::runDeform(std::cout, csv, quick);
+}
