@@ -82,6 +82,7 @@ run() {
     echo "device-check: C library $mine here (built with $built): the bundled loader"
     x=("$b/glibc/ld-linux-x86-64.so.2" --library-path "$b/lib:$b/glibc:$cudadir")
   fi
+  export MECHSIM_MESH_READER=off  # no reader program in the bundle; the example reads no mesh file
   local status=0
   step() {  # step NAME COMMAND...: runs it, logs to $out/NAME.log, keeps the first failure's status
     local name="$1"; shift

@@ -38,6 +38,8 @@ int cmdCheck(const Args& args) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
   }
+  // What the reader replaced or left out (an imported robot's unreadable mesh drawn as a box, ...).
+  for (const std::string& w : spec.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   auto solverOf = [](const DeformableSpec& d) { return d.solver.empty() ? std::string("newton") : d.solver; };
 
   // Mobility at the file's configuration, t = 0.
@@ -49,6 +51,7 @@ int cmdCheck(const Args& args) {
     nlohmann::json j;
     j["file"] = pos[0];
     j["name"] = model.name;
+    j["warnings"] = spec.warnings;
     j["bodies"] = static_cast<int>(model.bodies.size());
     j["moving_bodies"] = moving;
     j["joints"] = static_cast<int>(model.joints.size());

@@ -1,7 +1,9 @@
-// app/cli/cmd_info.cpp — `mechsim-cli info`: version, build options and the compute devices found.
+// app/cli/cmd_info.cpp — `mechsim-cli info`: version, build options, the compute devices found and
+// the mesh reader program.
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "core/io/mesh.h"
 #ifdef MECHSIM_HAVE_CUDA
 #include "gpu/device_info.h"
 #endif
@@ -21,6 +23,9 @@ int cmdInfo(const Args& args) {
 #else
   std::printf("CUDA backend: not built (no nvcc at configure time); the CPU twin runs\n");
 #endif
+  const std::string reader = io::meshReaderProgram();
+  std::printf("mesh files: %s\n", reader.empty() ? "read in this process (no mechsim-mesh-reader found)"
+                                                  : ("read by " + reader + ", one process per file").c_str());
   return 0;
 }
 

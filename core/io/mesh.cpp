@@ -1,4 +1,5 @@
-// core/io/mesh.cpp — mesh files through Assimp into MeshData.
+// core/io/mesh.cpp — mesh files through Assimp into MeshData, in this process (loadMeshFileInProcess;
+// loadMeshFile runs it in a separate process: mesh_reader_process.cpp).
 #include "core/io/mesh.h"
 
 #include <assimp/Importer.hpp>
@@ -108,7 +109,7 @@ void checkPlyHeader(const std::string& path) {
 
 }  // namespace
 
-std::shared_ptr<const MeshData> loadMeshFile(const std::string& path) {
+std::shared_ptr<const MeshData> loadMeshFileInProcess(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   // Check the file ourselves first: Assimp's message for a missing file is less direct.

@@ -11,6 +11,24 @@ namespace mechsim::io {
 /// (node transforms of scene formats such as glTF are applied; no scale). Throws
 /// std::runtime_error with a one-line reason when the file is missing, not a regular file, empty,
 /// unreadable, corrupt, holds no triangles or a vertex that is not a finite number.
+///
+/// The file is read in a separate process, the program meshReaderProgram() names, when there is
+/// one (mesh_reader_process.cpp): a fault of the importer on a hostile file — a crash, an endless
+/// loop, runaway output or memory — then ends that process, and is reported here as an unreadable
+/// file ("cannot read mesh file PATH: the mesh reader crashed (signal 11, ...); the file is
+/// probably corrupt", "... was stopped after 12 s; ..."). Without one it reads in this process.
 std::shared_ptr<const MeshData> loadMeshFile(const std::string& path);
+
+/// The same reading in this process: what the reader program runs, and the fuzzing harness.
+std::shared_ptr<const MeshData> loadMeshFileInProcess(const std::string& path);
+
+/// The reader program loadMeshFile runs, or "" when it reads in this process: $MECHSIM_MESH_READER
+/// when set ("off": in this process), else mechsim-mesh-reader beside the running program, else the
+/// one of the build tree this library was built in.
+std::string meshReaderProgram();
+
+/// How long loadMeshFile lets the reader program work on a file of `bytes` bytes before stopping
+/// it: 10 s + 1 s per MiB ($MECHSIM_MESH_READER_TIMEOUT, in seconds, overrides).
+double meshReaderTimeout(double bytes);
 
 }  // namespace mechsim::io

@@ -169,6 +169,19 @@ void TestMainWindow::loadErrorKeepsTheMechanism() {
   QVERIFY2(errors[2].contains("mesh_assimp_check.json:7:45: error:") && errors[2].contains("cannot read mesh file"),
            qPrintable(errors[2]));
   QVERIFY(w.windowTitle().contains("test slider"));
+  // A crash while reading a mesh file (the mesh reader made to crash, as a fault in the importer
+  // would) ends the reader's process only: one more located error, and the window goes on.
+  const QString meshes = QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/fourbar-meshes.json");
+  qputenv("MECHSIM_MESH_READER_FAULT", "crash");
+  const bool crashedOpen = w.openFile(meshes);
+  qunsetenv("MECHSIM_MESH_READER_FAULT");
+  QVERIFY(!crashedOpen);
+  QCOMPARE(errors.size(), 4);
+  QVERIFY2(errors[3].contains("fourbar-meshes.json:") && errors[3].contains("error: ") &&
+               errors[3].contains("the mesh reader crashed (signal 11"),
+           qPrintable(errors[3]));
+  QVERIFY(w.windowTitle().contains("test slider"));
+  QVERIFY(w.openFile(meshes));
   QVERIFY(w.openFile(pendulum_));
 }
 

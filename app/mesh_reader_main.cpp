@@ -1,0 +1,99 @@
+// app/mesh_reader_main.cpp — mechsim-mesh-reader -- FILE: reads one mesh file through Assimp
+// (core/io/mesh.h, loadMeshFileInProcess) and writes the mesh to stdout (core/io/mesh_wire.h).
+// Exit status 0: the mesh; 1: a one-line error on stderr; 2: usage. Every program of this project
+// that loads a mesh file runs this one to do it (loadMeshFile), so that a crash or an endless loop
+// inside the importer ends this process only.
+//
+// Its address space is limited to 4 GiB + 64 bytes per byte of the file (not under AddressSanitizer,
+// which reserves terabytes): a file that makes the importer allocate without end is refused with a
+// message instead of taking the machine's memory.
+//
+// MECHSIM_MESH_READER_FAULT=crash|hang|flood|garbage|hog makes it fail on purpose, after reading
+// the file, so that the tests can check how the program that runs it copes (tests/io/test_mesh.cpp).
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MECHSIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MECHSIM_ASAN 1
+#endif
+#endif
+
+#include "core/io/mesh.h"
+#include "core/io/mesh_wire.h"
+
+namespace {
+
+bool writeAll(const std::string& bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(1, bytes.data() + done, bytes.size() - done);
+    if (n < 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3 || std::strcmp(argv[1], "--") != 0) {
+    std::fprintf(stderr, "usage: mechsim-mesh-reader -- FILE\n");
+    return 2;
+  }
+  const std::string path = argv[2];
+  double limitGiB = 0;
+#ifndef MECHSIM_ASAN
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && st.st_size >= 0) {
+    rlimit rl{};
+    rl.rlim_cur = rl.rlim_max = (rlim_t(4) << 30) + 64 * rlim_t(st.st_size);
+    if (::setrlimit(RLIMIT_AS, &rl) == 0) limitGiB = double(rl.rlim_cur) / (1 << 30);
+  }
+#endif
+  const char* fault = std::getenv("MECHSIM_MESH_READER_FAULT");
+  const std::string f = fault ? fault : "";
+  std::string wire;
+  try {
+    wire = mechsim::io::encodeMeshWire(*mechsim::io::loadMeshFileInProcess(path));
+    if (f == "hog") {  // allocate without end, as a runaway importer would (address space only)
+      std::vector<std::unique_ptr<char[]>> held;
+      for (;;) {
+        held.emplace_back(new char[64 << 20]);
+        *static_cast<volatile char*>(held.back().get()) = 1;
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "cannot read mesh file %s: reading it needs more memory than the %.1f GiB allowed for a file "
+                 "of its size; the file is probably corrupt\n", path.c_str(), limitGiB);
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  if (!f.empty()) {
+    if (f == "crash") ::raise(SIGSEGV);
+    if (f == "hang")
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    if (f == "flood")
+      for (;;)
+        if (!writeAll(wire)) return 3;
+    if (f == "garbage") wire[wire.size() / 2] ^= 0x5a, wire.resize(wire.size() - 1);
+  }
+  return writeAll(wire) ? 0 : 3;
+}

@@ -1,0 +1,71 @@
+// core/io/mesh_wire.cpp — MeshData to bytes and back (mesh_wire.h).
+#include "core/io/mesh_wire.h"
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+namespace mechsim::io {
+
+namespace {
+
+constexpr char kMagic[8] = {'M', 'S', 'H', 'W', 'I', 'R', 'E', '1'};
+constexpr char kEnd[4] = {'E', 'N', 'D', '.'};
+
+template <class T>
+void put(std::string& out, const T* data, std::size_t count) {
+  out.append(reinterpret_cast<const char*>(data), count * sizeof(T));
+}
+
+}  // namespace
+
+std::string encodeMeshWire(const MeshData& mesh) {
+  std::string out;
+  const std::uint64_t counts[3] = {mesh.vertices.size(), mesh.normals.size(), mesh.indices.size()};
+  out.reserve(sizeof kMagic + sizeof counts + 12 * (counts[0] + counts[1]) + 4 * counts[2] + sizeof kEnd);
+  put(out, kMagic, sizeof kMagic);
+  put(out, counts, 3);
+  for (const auto* list : {&mesh.vertices, &mesh.normals})
+    for (const Eigen::Vector3f& v : *list) put(out, v.data(), 3);
+  static_assert(sizeof(unsigned) == 4, "indices travel as 32-bit");
+  if (!mesh.indices.empty()) put(out, mesh.indices.data(), mesh.indices.size());
+  put(out, kEnd, sizeof kEnd);
+  return out;
+}
+
+MeshData decodeMeshWire(const std::string& bytes) {
+  auto fail = [](const char* why) { throw std::runtime_error(std::string("malformed mesh data: ") + why); };
+  constexpr std::size_t head = sizeof kMagic + 3 * sizeof(std::uint64_t);
+  if (bytes.size() < head + sizeof kEnd) fail("too short");
+  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) fail("wrong header");
+  std::uint64_t nv, nn, ni;
+  std::memcpy(&nv, bytes.data() + 8, 8);
+  std::memcpy(&nn, bytes.data() + 16, 8);
+  std::memcpy(&ni, bytes.data() + 24, 8);
+  // Bound each count by the bytes present before multiplying, so no product overflows.
+  const std::size_t body = bytes.size() - head - sizeof kEnd;
+  if (nv > body / 12 || nn > body / 12 || ni > body / 4) fail("counts larger than the data");
+  if (nv > 0xffffffffu) fail("more vertices than 32-bit indices reach");
+  if (nn != 0 && nn != nv) fail("normals neither absent nor one per vertex");
+  if (ni % 3 != 0) fail("index count not a multiple of 3");
+  if (12 * (nv + nn) + 4 * ni != body) fail("length does not match the counts");
+  if (std::memcmp(bytes.data() + bytes.size() - sizeof kEnd, kEnd, sizeof kEnd) != 0) fail("no end mark");
+  MeshData m;
+  const char* p = bytes.data() + head;
+  for (auto [list, n] : {std::pair{&m.vertices, nv}, std::pair{&m.normals, nn}}) {
+    list->resize(n);
+    for (Eigen::Vector3f& v : *list) {
+      std::memcpy(v.data(), p, 12);
+      p += 12;
+    }
+  }
+  m.indices.resize(ni);
+  if (ni > 0) std::memcpy(m.indices.data(), p, 4 * ni);
+  for (const Eigen::Vector3f& v : m.vertices)
+    if (!v.allFinite()) fail("a vertex is not a finite number");
+  for (unsigned i : m.indices)
+    if (i >= nv) fail("an index outside the vertices");
+  return m;
+}
+
+}  // namespace mechsim::io
