@@ -1,6 +1,7 @@
 #pragma once
 // core/io/read_file.h — the whole text of a mechanism file, read with the checks every reader
-// makes first (exists, not a folder, size limit, complete read), each failure a LoadError.
+// makes first (regular_file.h: exists, not a folder, device or pipe, size limit, complete read),
+// each failure a LoadError.
 #include <cstdint>
 #include <string>
 

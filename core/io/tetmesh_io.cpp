@@ -9,11 +9,11 @@
 // coordinate lines; $Elements "blocks n min max", per block "dim tag type count", then
 // "tag nodes…" lines. Node tags may be sparse: they are mapped to 0-based indices.
 #include "core/io/tetmesh_io.h"
+#include "core/io/regular_file.h"
 
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <unordered_map>
@@ -26,21 +26,19 @@ namespace {
 constexpr std::uintmax_t kMaxMeshFileBytes = std::uintmax_t(1) << 30;
 
 std::string slurp(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  // Checked first: a device, pipe or socket named as a mesh (/dev/zero, a FIFO) would otherwise
-  // be read until memory runs out, or block forever.
-  if (!fs::exists(path, ec)) throw TetMeshError(path, 0, "cannot open mesh file: no such file");
-  if (!fs::is_regular_file(path, ec)) throw TetMeshError(path, 0, "not a regular file (a folder, device or pipe)");
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec) throw TetMeshError(path, 0, "cannot read mesh file: " + ec.message());
-  if (size > kMaxMeshFileBytes)
-    throw TetMeshError(path, 0, "mesh file too large (" + std::to_string(size) + " bytes; the limit is 1 GiB)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TetMeshError(path, 0, "cannot open mesh file");
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (static_cast<std::uintmax_t>(in.gcount()) != size) throw TetMeshError(path, 0, "read error");
+  // A device, pipe or socket named as a mesh (/dev/zero, a FIFO) would otherwise be read until
+  // memory runs out, or block forever (regular_file.h).
+  std::string text;
+  if (const auto failure = readRegularFile(path, kMaxMeshFileBytes, text)) {
+    using Kind = ReadFailure::Kind;
+    switch (failure->kind) {
+      case Kind::Missing: throw TetMeshError(path, 0, "cannot open mesh file: no such file");
+      case Kind::Folder:
+      case Kind::NotRegular: throw TetMeshError(path, 0, "not a regular file (a folder, device or pipe)");
+      case Kind::TooLarge: throw TetMeshError(path, 0, "mesh file " + failure->reason);
+      case Kind::Unreadable: throw TetMeshError(path, 0, "cannot read mesh file: " + failure->reason);
+    }
+  }
   return text;
 }
 

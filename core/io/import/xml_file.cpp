@@ -6,6 +6,7 @@
 // the attribute, never values read up to the first bad character.
 #include "core/io/import/xml_file.h"
 
+#include "core/io/regular_file.h"
 #include "core/io/suggest.h"
 
 #include <algorithm>
@@ -14,7 +15,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <sstream>
 
@@ -203,18 +203,14 @@ XmlFile::Expanded XmlFile::expand(const std::string& raw, int src, int depth, st
                           }() + " → " + rel.filename().string() + ")");
     if (depth + 1 > kMaxIncludeDepth)
       failIn(src, at, "includes nested more than " + std::to_string(kMaxIncludeDepth) + " deep at " + desc);
-    std::error_code ec;
-    if (!fs::exists(readPath, ec)) failIn(src, at, "cannot read " + desc + ": no such file (looked for " + readPath.string() + ")");
-    if (fs::is_directory(readPath, ec)) failIn(src, at, "cannot read " + desc + ": it is a folder");
-    if (!fs::is_regular_file(readPath, ec))
-      failIn(src, at, "cannot read " + desc + ": not a regular file (a device, pipe or socket)");
-    const auto size = fs::file_size(readPath, ec);
-    if (ec) failIn(src, at, "cannot read " + desc + ": " + ec.message());
-    if (size > kMaxXmlBytes) failIn(src, at, desc + " is too large (the limit is 64 MiB)");
-    std::ifstream in(readPath, std::ios::binary);
-    std::string incText(static_cast<std::size_t>(size), '\0');
-    in.read(incText.data(), static_cast<std::streamsize>(size));
-    if (!in || static_cast<std::uintmax_t>(in.gcount()) != size) failIn(src, at, "cannot read " + desc + ": read error");
+    std::string incText;
+    if (const auto failure = readRegularFile(readPath.string(), kMaxXmlBytes, incText)) {
+      using Kind = ReadFailure::Kind;
+      if (failure->kind == Kind::Missing)
+        failIn(src, at, "cannot read " + desc + ": no such file (looked for " + readPath.string() + ")");
+      if (failure->kind == Kind::TooLarge) failIn(src, at, desc + " is " + failure->reason);
+      failIn(src, at, "cannot read " + desc + ": " + failure->reason);
+    }
 
     const int child = int(sources_.size());
     sources_.push_back(Source{shown, src, at});
