@@ -36,6 +36,7 @@
 
 #include "core/deform/solver.h"
 #include "core/io/load.h"
+#include "core/io/read_cancel.h"
 #include "core/io/write.h"
 #include "core/anm/anm_drag.h"
 #include "ui/pose_spec.h"
@@ -423,20 +424,57 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 }
 
 bool MainWindow::openFile(const QString& path) {
-  // Read and compile first; only a model that loaded replaces the one shown.
-  std::shared_ptr<const Model> model;
-  std::shared_ptr<const MechanismSpec> spec;
-  try {
-    auto s = std::make_shared<MechanismSpec>(io::readMechanismFile(path.toStdString()));
-    model = std::make_shared<const Model>(io::compileSpec(*s));
-    spec = std::move(s);
-  } catch (const io::LoadError& e) {
-    reportError(QString::fromStdString(e.what()));
-    return false;
-  } catch (const std::exception& e) {
-    reportError(QStringLiteral("%1: error: %2").arg(path, QString::fromStdString(e.what())));
+  // Read and compile first, on a worker thread; only a model that loaded replaces the one shown.
+  // A file that takes long (large mesh files; a hostile one runs into the mesh reader's time
+  // limit) shows a progress dialog after 300 ms whose Cancel stops the mesh reads at once
+  // (io::ReadCancelScope); a quick one looks as it always did. The worker's state is shared, not
+  // borrowed from this frame.
+  struct Load {
+    std::atomic<bool> cancel{false};
+    std::shared_ptr<const Model> model;
+    std::shared_ptr<const MechanismSpec> spec;
+    QString error;
+  };
+  const auto load = std::make_shared<Load>();
+  QThread* worker = QThread::create([load, path] {
+    io::ReadCancelScope scope(load->cancel);
+    try {
+      auto s = std::make_shared<MechanismSpec>(io::readMechanismFile(path.toStdString()));
+      load->model = std::make_shared<const Model>(io::compileSpec(*s));
+      load->spec = std::move(s);
+    } catch (const io::LoadError& e) {
+      load->error = QString::fromStdString(e.what());
+    } catch (const std::exception& e) {
+      load->error = QStringLiteral("%1: error: %2").arg(path, QString::fromStdString(e.what()));
+    }
+  });
+  worker->start();
+  if (!worker->wait(QDeadlineTimer(300))) {
+    QProgressDialog progress(tr("Opening %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 0, this);
+    progress.setObjectName("openProgress");
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(0);
+    progress.setAutoClose(false);
+    progress.setAutoReset(false);
+    connect(&progress, &QProgressDialog::canceled, this, [&] {
+      load->cancel = true;
+      progress.setLabelText(tr("Cancelling…"));
+    });
+    progress.show();
+    while (!worker->wait(QDeadlineTimer(20))) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
+  delete worker;
+  if (load->cancel.load()) {
+    lastError_.clear();
+    statusBar()->showMessage(tr("Opening %1 cancelled; the mechanism shown is unchanged").arg(path), 5000);
     return false;
   }
+  if (!load->error.isEmpty()) {
+    reportError(load->error);
+    return false;
+  }
+  std::shared_ptr<const Model> model = std::move(load->model);
+  std::shared_ptr<const MechanismSpec> spec = std::move(load->spec);
   lastError_.clear();
   currentFile_ = QFileInfo(path).absoluteFilePath();
   addRecent(currentFile_);

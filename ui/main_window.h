@@ -59,7 +59,9 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   /// Loads `path` and shows it. On failure: the error handler gets the loader's message, the
-  /// current mechanism stays, returns false.
+  /// current mechanism stays, returns false. The file is read on a worker thread; one that takes
+  /// over 300 ms shows a modal progress dialog ("openProgress") whose Cancel stops the mesh reads:
+  /// then it returns false with lastError() empty and the mechanism unchanged.
   bool openFile(const QString& path);
 
   /// Simulation → Deformable Solver: steps every deformable part with `method` ("newton", "vbd",

@@ -16,6 +16,7 @@
 
 #include "core/io/mesh.h"
 #include "core/io/mesh_wire.h"
+#include "core/io/read_cancel.h"
 #include "core/io/subprocess.h"
 
 namespace mechsim::io {
@@ -73,8 +74,9 @@ std::shared_ptr<const MeshData> loadMeshFile(const std::string& path) {
   // A mesh grows little from file to MeshData (a binary STL: 50 bytes per triangle in, at most 84
   // out); anything far beyond is runaway output.
   const std::size_t maxOut = static_cast<std::size_t>(std::min(64 * bytes, 1e12)) + (std::size_t(64) << 20);
-  const SubprocessResult r = runSubprocess({reader, "--", path}, timeout, maxOut);
+  const SubprocessResult r = runSubprocess({reader, "--", path}, timeout, maxOut, 64 * 1024, readCancelFlag());
   const std::string prefix = "cannot read mesh file " + path + ": ";
+  if (r.cancelled) throw std::runtime_error(prefix + "reading was cancelled");
   if (r.started && !r.timedOut && !r.outputTooLarge && r.signal == 0 && r.exitCode == 0) {
     try {
       return std::make_shared<const MeshData>(decodeMeshWire(r.out));

@@ -32,7 +32,7 @@ void closeFd(int& fd) {
 }  // namespace
 
 SubprocessResult runSubprocess(const std::vector<std::string>& argv, double timeoutSeconds, std::size_t maxOut,
-                               std::size_t maxErr) {
+                               std::size_t maxErr, const std::atomic<bool>* cancel) {
   SubprocessResult r;
   if (argv.empty()) {
     r.startError = "no program named";
@@ -94,6 +94,10 @@ SubprocessResult runSubprocess(const std::vector<std::string>& argv, double time
       r.timedOut = kill = true;
       break;
     }
+    if (cancel && cancel->load()) {
+      r.cancelled = kill = true;
+      break;
+    }
     pollfd p[2];
     int n = 0, which[2];
     for (int k = 0; k < 2; ++k)
@@ -101,7 +105,8 @@ SubprocessResult runSubprocess(const std::vector<std::string>& argv, double time
         p[n] = {fds[k], POLLIN, 0};
         which[n++] = k;
       }
-    const int ready = ::poll(p, static_cast<nfds_t>(n), static_cast<int>(std::min<long long>(left, INT_MAX)));
+    const long long wait = std::min<long long>(left, cancel ? 20 : INT_MAX);
+    const int ready = ::poll(p, static_cast<nfds_t>(n), static_cast<int>(wait));
     if (ready < 0 && errno != EINTR) {
       kill = true;  // cannot wait on the pipes: stop it rather than block
       break;
@@ -142,6 +147,10 @@ SubprocessResult runSubprocess(const std::vector<std::string>& argv, double time
       r.timedOut = kill = true;
       continue;
     }
+    if (cancel && cancel->load()) {
+      r.cancelled = kill = true;
+      continue;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(pause));
     pause = std::min(pause * 2, 20);
   }
@@ -159,6 +168,7 @@ std::string describeEnd(const SubprocessResult& r, double timeoutSeconds) {
     return "was stopped after " + s + " s";
   }
   if (r.outputTooLarge) return "wrote more than expected and was stopped";
+  if (r.cancelled) return "was cancelled";
   if (r.signal != 0) return "crashed (signal " + std::to_string(r.signal) + ", " + ::strsignal(r.signal) + ")";
   if (r.exitCode >= 0) return "exited with status " + std::to_string(r.exitCode);
   return "ended in an unknown way";

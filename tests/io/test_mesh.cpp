@@ -10,14 +10,17 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <thread>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 #include "core/io/mesh.h"
 #include "core/io/mesh_wire.h"
+#include "core/io/read_cancel.h"
 #include "core/io/subprocess.h"
 
 namespace {
@@ -133,6 +136,32 @@ class TestMesh : public QObject {
     // The same file reads again once the reader behaves.
     ::unsetenv("MECHSIM_MESH_READER_FAULT");
     QVERIFY(!mechsim::io::loadMeshFile(path)->indices.empty());
+  }
+
+  // A read on a thread with a ReadCancelScope stops when its flag turns true, here from another
+  // thread while the reader hangs (its limit 60 s): at once, with "reading was cancelled". Without
+  // the scope the flag means nothing.
+  void readerCancelled() {
+    const std::string path = MECHSIM_SOURCE_DIR "/models/crank.stl";
+    ScopedEnv f("MECHSIM_MESH_READER_FAULT", "hang");
+    ScopedEnv t("MECHSIM_MESH_READER_TIMEOUT", "60");
+    std::atomic<bool> cancel{false};
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      cancel = true;
+    });
+    const auto start = std::chrono::steady_clock::now();
+    std::string e;
+    {
+      mechsim::io::ReadCancelScope scope(cancel);
+      QVERIFY(mechsim::io::readCancelFlag() == &cancel);
+      e = errorOf(path);
+    }
+    canceller.join();
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    QVERIFY(mechsim::io::readCancelFlag() == nullptr);
+    QCOMPARE(e, "cannot read mesh file " + path + ": reading was cancelled");
+    QVERIFY2(took > 0.25 && took < 5, std::to_string(took).c_str());
   }
 
   void readerMissingIsAnError() {

@@ -8,6 +8,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QDir>
+#include <QProgressDialog>
+#include <QScreen>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -77,6 +81,7 @@ class TestMainWindow : public QObject {
   void opensAFile();
   void loadErrorKeepsTheMechanism();
   void loadErrorShowsACriticalMessageBox();
+  void slowOpenCanBeCancelled();
   void dragAndDropOpens();
   void recentFiles();
   void viewToggles();
@@ -204,6 +209,56 @@ void TestMainWindow::loadErrorShowsACriticalMessageBox() {
   QCOMPARE(icon, QMessageBox::Critical);
   QVERIFY2(shownText.contains("broken.json:4:") && shownText.contains("error:"), qPrintable(shownText));
   QVERIFY(w.windowTitle().contains("test pendulum"));
+}
+
+void TestMainWindow::slowOpenCanBeCancelled() {
+  // A file that takes long to read (here its mesh reader made to hang, with a 60 s limit) shows a
+  // progress dialog; its Cancel, clicked as a person would, stops the read at once: no error, the
+  // mechanism shown stays, and the same file opens afterwards.
+  MainWindow w;
+  QStringList errors;
+  w.setErrorHandler([&](const QString& m) { errors << m; });
+  QVERIFY(w.openFile(pendulum_));
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  const QString title = w.windowTitle();
+  const QString meshes = QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/fourbar-meshes.json");
+  bool sawDialog = false;
+  QTimer poll;
+  poll.setInterval(50);
+  connect(&poll, &QTimer::timeout, &w, [&] {
+    auto* dialog = w.findChild<QProgressDialog*>("openProgress");
+    if (!dialog || !dialog->isVisible()) return;
+    sawDialog = true;
+    poll.stop();
+    // The screen as the user sees it: the window, and the dialog over it.
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    QTest::qWait(200);
+    QDir().mkpath(QStringLiteral(MECHSIM_SCREENSHOT_DIR));
+    QVERIFY(w.screen()->grabWindow(0).save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/open-progress.png"), "PNG"));
+    QVERIFY(dialog->labelText().contains("fourbar-meshes.json"));
+    QPushButton* cancel = dialog->findChild<QPushButton*>();
+    QVERIFY(cancel);
+    QTest::mouseClick(cancel, Qt::LeftButton);
+  });
+  poll.start();
+  qputenv("MECHSIM_MESH_READER_FAULT", "hang");
+  qputenv("MECHSIM_MESH_READER_TIMEOUT", "60");
+  QElapsedTimer clock;
+  clock.start();
+  const bool opened = w.openFile(meshes);
+  const qint64 took = clock.elapsed();
+  qunsetenv("MECHSIM_MESH_READER_FAULT");
+  qunsetenv("MECHSIM_MESH_READER_TIMEOUT");
+  QVERIFY(!opened);
+  QVERIFY(sawDialog);
+  QVERIFY2(took < 10000 * MECHSIM_WAIT_SCALE, qPrintable(QString::number(took)));
+  QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+  QVERIFY(w.lastError().isEmpty());
+  QCOMPARE(w.windowTitle(), title);
+  QVERIFY(w.statusBar()->currentMessage().contains("cancelled"));
+  QVERIFY(w.openFile(meshes));
+  QVERIFY(w.windowTitle().contains("fourbar"));
 }
 
 void TestMainWindow::dragAndDropOpens() {
