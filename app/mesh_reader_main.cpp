@@ -1,8 +1,8 @@
 // app/mesh_reader_main.cpp — mechsim-mesh-reader -- FILE: reads one mesh file through Assimp
 // (core/io/mesh.h, loadMeshFileInProcess) and writes the mesh to stdout (core/io/mesh_wire.h).
-// Exit status 0: the mesh; 1: a one-line error on stderr; 2: usage. Every program of this project
-// that loads a mesh file runs this one to do it (loadMeshFile), so that a crash or an endless loop
-// inside the importer ends this process only.
+// Exit status 0: the mesh; 65 (kMeshReaderRefused): a one-line error on stderr; 2: usage. Every
+// program of this project that loads a mesh file runs this one to do it (loadMeshFile), so that a
+// crash or an endless loop inside the importer ends this process only.
 //
 // Its address space is limited to 4 GiB + 64 bytes per byte of the file (not under AddressSanitizer,
 // which reserves terabytes): a file that makes the importer allocate without end is refused with a
@@ -81,10 +81,10 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "cannot read mesh file %s: reading it needs more memory than the %.1f GiB allowed for a file "
                  "of its size; the file is probably corrupt\n", path.c_str(), limitGiB);
-    return 1;
+    return mechsim::io::kMeshReaderRefused;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
-    return 1;
+    return mechsim::io::kMeshReaderRefused;
   }
   if (!f.empty()) {
     if (f == "crash") ::raise(SIGSEGV);

@@ -77,21 +77,22 @@ std::shared_ptr<const MeshData> loadMeshFile(const std::string& path) {
   const SubprocessResult r = runSubprocess({reader, "--", path}, timeout, maxOut, 64 * 1024, readCancelFlag());
   const std::string prefix = "cannot read mesh file " + path + ": ";
   if (r.cancelled) throw std::runtime_error(prefix + "reading was cancelled");
-  if (r.started && !r.timedOut && !r.outputTooLarge && r.signal == 0 && r.exitCode == 0) {
+  const bool exited = r.started && !r.timedOut && !r.outputTooLarge && r.signal == 0;  // on its own, with a status
+  // Exit status unknown (-1): reaped elsewhere (a program that ignores SIGCHLD); its answer decides.
+  if (exited && (r.exitCode == 0 || (r.exitCode < 0 && !r.out.empty()))) {
     try {
       return std::make_shared<const MeshData>(decodeMeshWire(r.out));
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(prefix + "the mesh reader's answer is " + e.what() + " (" + reader + ")");
     }
   }
-  // Exit status 1: the reader's own error, already a full message ("cannot read mesh file ...").
-  if (r.started && !r.timedOut && !r.outputTooLarge && r.signal == 0 && r.exitCode == 1 && !firstLine(r.err).empty())
-    throw std::runtime_error(firstLine(r.err));
-  if (!r.started || (r.exitCode > 1 && r.signal == 0 && !r.timedOut && !r.outputTooLarge)) {
-    const std::string said = firstLine(r.err);
+  // The reader's own refusal: its message is already whole ("cannot read mesh file ...").
+  const std::string said = firstLine(r.err);
+  if (exited && r.exitCode == kMeshReaderRefused && !said.empty()) throw std::runtime_error(said);
+  // It could not start, or ended some other way on its own (a usage error, a sanitizer's report).
+  if (!r.started || (exited && r.exitCode > 0))
     throw std::runtime_error(prefix + "the mesh reader " + reader + " " + describeEnd(r, timeout) +
                              (said.empty() ? "" : ": " + said));
-  }
   const std::string why = r.timedOut ? "the file is corrupt, or too large to read in that time "
                                        "(MECHSIM_MESH_READER_TIMEOUT sets the limit, in seconds)"
                                      : "the file is probably corrupt";

@@ -11,6 +11,10 @@
 
 namespace mechsim::io {
 
+/// The reader program's exit status when the file cannot be read; its stderr then holds the whole
+/// one-line message. (EX_DATAERR of sysexits.h: not 1, which crashes report under the sanitizers.)
+constexpr int kMeshReaderRefused = 65;
+
 std::string encodeMeshWire(const MeshData& mesh);
 
 /// Decodes what encodeMeshWire wrote. Throws std::runtime_error (a short reason) unless the bytes

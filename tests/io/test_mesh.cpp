@@ -22,23 +22,16 @@
 #include "core/io/mesh_wire.h"
 #include "core/io/read_cancel.h"
 #include "core/io/subprocess.h"
+#include "tests/mesh_reader_crash.h"
 
 namespace {
 
 const std::string kData = MECHSIM_SOURCE_DIR "/tests/data/";
 
-std::string errorOf(const std::string& path) {
+/// The message loadMeshFile (or, with inProcess, loadMeshFileInProcess) throws on path; "" if none.
+std::string errorOf(const std::string& path, bool inProcess = false) {
   try {
-    mechsim::io::loadMeshFile(path);
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-std::string inProcessErrorOf(const std::string& path) {
-  try {
-    mechsim::io::loadMeshFileInProcess(path);
+    inProcess ? mechsim::io::loadMeshFileInProcess(path) : mechsim::io::loadMeshFile(path);
   } catch (const std::runtime_error& e) {
     return e.what();
   }
@@ -103,9 +96,9 @@ class TestMesh : public QObject {
     for (const std::string f : {"bad/meshes/no_end_header.ply", "bad/meshes/assimp_check.ply",
                                 "bad/meshes/infinite_vertex.obj", "no-such-mesh.stl"}) {
       const std::string e = errorOf(kData + f);
-      QVERIFY2(!e.empty() && e == inProcessErrorOf(kData + f), e.c_str());
+      QVERIFY2(!e.empty() && e == errorOf(kData + f, true), e.c_str());
     }
-    QCOMPARE(errorOf("/dev/zero"), inProcessErrorOf("/dev/zero"));
+    QCOMPARE(errorOf("/dev/zero"), errorOf("/dev/zero", true));
   }
 
   // What a fault inside the importer would do to the reader process — crash, hang, write without
@@ -113,7 +106,7 @@ class TestMesh : public QObject {
   void readerFaultsReported_data() {
     QTest::addColumn<QString>("fault");
     QTest::addColumn<QString>("said");
-    QTest::newRow("crash") << "crash" << "the mesh reader crashed (signal 11, Segmentation fault); the file is probably corrupt";
+    QTest::newRow("crash") << "crash" << kReaderCrash;
     QTest::newRow("hang") << "hang" << "the mesh reader was stopped after 1.5 s; the file is corrupt, or too large";
     QTest::newRow("flood") << "flood" << "the mesh reader wrote more than expected and was stopped";
     QTest::newRow("garbage") << "garbage" << "the mesh reader's answer is malformed mesh data";
