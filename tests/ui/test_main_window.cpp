@@ -88,6 +88,14 @@ class TestMainWindow : public QObject {
   void viewToggles();
 
  private:
+  /// Sends w's errors to `errors`, opens the pendulum in it and shows it; false if a step fails.
+  bool showPendulum(MainWindow& w, QStringList& errors) {
+    w.setErrorHandler([&errors](const QString& m) { errors << m; });
+    if (!w.openFile(pendulum_)) return false;
+    w.show();
+    return QTest::qWaitForWindowExposed(&w);
+  }
+
   QTemporaryDir dir_;
   QString pendulum_, slider_, broken_;
 };
@@ -143,10 +151,7 @@ void TestMainWindow::opensAFile() {
 void TestMainWindow::loadErrorKeepsTheMechanism() {
   MainWindow w;
   QStringList errors;
-  w.setErrorHandler([&](const QString& m) { errors << m; });
-  QVERIFY(w.openFile(pendulum_));
-  w.show();
-  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QVERIFY(showPendulum(w, errors));
   const auto model = w.model();
   const QString title = w.windowTitle();
   const int items = static_cast<int>(w.viewport()->scene().items.size());
@@ -218,10 +223,7 @@ void TestMainWindow::slowOpenCanBeCancelled() {
   // mechanism shown stays, and the same file opens afterwards.
   MainWindow w;
   QStringList errors;
-  w.setErrorHandler([&](const QString& m) { errors << m; });
-  QVERIFY(w.openFile(pendulum_));
-  w.show();
-  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QVERIFY(showPendulum(w, errors));
   const QString title = w.windowTitle();
   const QString meshes = QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/fourbar-meshes.json");
   bool sawDialog = false;
