@@ -1,6 +1,6 @@
 // app/mesh_reader_main.cpp — mechsim-mesh-reader -- FILE: reads one mesh file through Assimp
 // (core/io/mesh.h, loadMeshFileInProcess) and writes the mesh to stdout (core/io/mesh_wire.h).
-// Exit status 0: the mesh; 65 (kMeshReaderRefused): a one-line error on stderr; 2: usage. Every
+// Exit status 0: the mesh; 65 (kHelperRefused): a one-line error on stderr; 2: usage. Every
 // program of this project that loads a mesh file runs this one to do it (loadMeshFile), so that a
 // crash or an endless loop inside the importer ends this process only.
 //
@@ -36,6 +36,7 @@
 
 #include "core/io/mesh.h"
 #include "core/io/mesh_wire.h"
+#include "core/io/subprocess.h"  // kHelperRefused
 
 namespace {
 
@@ -81,10 +82,10 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "cannot read mesh file %s: reading it needs more memory than the %.1f GiB allowed for a file "
                  "of its size; the file is probably corrupt\n", path.c_str(), limitGiB);
-    return mechsim::io::kMeshReaderRefused;
+    return mechsim::io::kHelperRefused;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
-    return mechsim::io::kMeshReaderRefused;
+    return mechsim::io::kHelperRefused;
   }
   if (!f.empty()) {
     if (f == "crash") ::raise(SIGSEGV);

@@ -1,9 +1,10 @@
 // app/cli/cmd_info.cpp — `mechsim-cli info`: version, build options, the compute devices found and
-// the mesh reader program.
+// the helper programs.
 #include <cstdio>
 
 #include "cli/commands.h"
 #include "core/io/mesh.h"
+#include "core/io/surface_mesher.h"
 #ifdef MECHSIM_HAVE_CUDA
 #include "gpu/device_info.h"
 #endif
@@ -26,6 +27,10 @@ int cmdInfo(const Args& args) {
   const std::string reader = io::meshReaderProgram();
   std::printf("mesh files: %s\n", reader.empty() ? "read in this process (no mechsim-mesh-reader found)"
                                                   : ("read by " + reader + ", one process per file").c_str());
+  const std::string mesher = io::surfaceMesherProgram();
+  std::printf("surface meshes of deformable parts: %s\n",
+              mesher.empty() ? "filled with tets in this process (no mechsim-surface-mesher found)"
+                             : ("filled with tets by " + mesher + ", one process per part").c_str());
   return 0;
 }
 

@@ -18,10 +18,9 @@
 
 #include "core/deform/solver.h"
 #include "core/deform/tet_mesh.h"
-#include "core/io/mesh.h"
 #include "core/io/json_section.h"
 #include "core/io/load.h"
-#include "core/io/tetrahedralise.h"
+#include "core/io/surface_mesher.h"
 #include "core/io/tetmesh_io.h"
 
 namespace mechsim::io {
@@ -126,14 +125,8 @@ class DeformReader : JsonSection {
       if (const Value* s = opt(v, path, "size")) size = positive(*s, path + ".size", "size") * L_;
       d.surfaceSize = size;
       try {
-        const auto surf = loadMeshFile(d.resolvedFile);
-        std::vector<Vec3> pts;
-        for (const auto& q : surf->vertices) pts.push_back(q.cast<double>() * scale * L_);
-        std::vector<std::array<int, 3>> tri;
-        for (std::size_t k = 0; k + 2 < surf->indices.size(); k += 3)
-          tri.push_back({int(surf->indices[k]), int(surf->indices[k + 1]), int(surf->indices[k + 2])});
-        tri = weldVertices(pts, tri);
-        TetMeshFile tm = tetrahedraliseSurface(pts, tri, size);
+        // In the surface mesher's own process (surface_mesher.h): Gmsh may take long on a fine size.
+        TetMeshFile tm = tetrahedraliseSurfaceFile(d.resolvedFile, scale * L_, size);
         m.vertices = std::move(tm.vertices);
         m.tets = std::move(tm.tets);
       } catch (const std::exception& e) {

@@ -10,6 +10,7 @@ namespace mechsim::io {
 namespace {
 
 constexpr char kMagic[8] = {'M', 'S', 'H', 'W', 'I', 'R', 'E', '1'};
+constexpr char kTetMagic[8] = {'T', 'E', 'T', 'W', 'I', 'R', 'E', '1'};
 constexpr char kEnd[4] = {'E', 'N', 'D', '.'};
 
 template <class T>
@@ -65,6 +66,53 @@ MeshData decodeMeshWire(const std::string& bytes) {
     if (!v.allFinite()) fail("a vertex is not a finite number");
   for (unsigned i : m.indices)
     if (i >= nv) fail("an index outside the vertices");
+  return m;
+}
+
+std::string encodeTetWire(const TetMeshFile& mesh) {
+  std::string out;
+  const std::uint64_t counts[2] = {mesh.vertices.size(), mesh.tets.size()};
+  put(out, kTetMagic, sizeof kTetMagic);
+  put(out, counts, 2);
+  for (const Vec3& v : mesh.vertices) put(out, v.data(), 3);
+  for (const auto& t : mesh.tets) {
+    const std::int32_t ix[4] = {t[0], t[1], t[2], t[3]};
+    put(out, ix, 4);
+  }
+  put(out, kEnd, sizeof kEnd);
+  return out;
+}
+
+TetMeshFile decodeTetWire(const std::string& bytes) {
+  auto fail = [](const char* why) { throw std::runtime_error(std::string("malformed tet mesh data: ") + why); };
+  constexpr std::size_t head = sizeof kTetMagic + 2 * sizeof(std::uint64_t);
+  if (bytes.size() < head + sizeof kEnd) fail("too short");
+  if (std::memcmp(bytes.data(), kTetMagic, sizeof kTetMagic) != 0) fail("wrong header");
+  std::uint64_t nv, nt;
+  std::memcpy(&nv, bytes.data() + 8, 8);
+  std::memcpy(&nt, bytes.data() + 16, 8);
+  const std::size_t body = bytes.size() - head - sizeof kEnd;
+  if (nv > body / 24 || nt > body / 16) fail("counts larger than the data");
+  if (24 * nv + 16 * nt != body) fail("length does not match the counts");
+  if (std::memcmp(bytes.data() + bytes.size() - sizeof kEnd, kEnd, sizeof kEnd) != 0) fail("no end mark");
+  TetMeshFile m;
+  const char* p = bytes.data() + head;
+  m.vertices.resize(nv);
+  for (Vec3& v : m.vertices) {
+    std::memcpy(v.data(), p, 24);
+    p += 24;
+    if (!v.allFinite()) fail("a vertex is not a finite number");
+  }
+  m.tets.resize(nt);
+  for (auto& t : m.tets) {
+    std::int32_t ix[4];
+    std::memcpy(ix, p, 16);
+    p += 16;
+    for (int a = 0; a < 4; ++a) {
+      if (ix[a] < 0 || static_cast<std::uint64_t>(ix[a]) >= nv) fail("an index outside the vertices");
+      t[a] = ix[a];
+    }
+  }
   return m;
 }
 

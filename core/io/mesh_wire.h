@@ -1,19 +1,17 @@
 #pragma once
-// core/io/mesh_wire.h — a MeshData as bytes, for the mesh reader program (mechsim-mesh-reader) to
-// hand the mesh it read to the program that asked (mesh.h, loadMeshFile). Both ends are the same
+// core/io/mesh_wire.h — a MeshData or a tet mesh as bytes, for the helper programs
+// (mechsim-mesh-reader, mechsim-surface-mesher) to hand what they made to the program that asked
+// (mesh.h loadMeshFile, surface_mesher.h). Both ends are the same
 // build on the same machine, so numbers travel in the machine's own byte order; the receiving end
 // still checks everything, since the bytes come from a process that just read a hostile file:
 //   "MSHWIRE1", u64 vertex count nv, u64 normal count (0 or nv), u64 index count ni (3 per
 //   triangle), nv × 3 float32, normals × 3 float32, ni × u32, "END."
 #include <string>
 
+#include "core/io/tetmesh_io.h"  // TetMeshFile
 #include "core/spec.h"  // MeshData
 
 namespace mechsim::io {
-
-/// The reader program's exit status when the file cannot be read; its stderr then holds the whole
-/// one-line message. (EX_DATAERR of sysexits.h: not 1, which crashes report under the sanitizers.)
-constexpr int kMeshReaderRefused = 65;
 
 std::string encodeMeshWire(const MeshData& mesh);
 
@@ -21,5 +19,11 @@ std::string encodeMeshWire(const MeshData& mesh);
 /// are exactly one well-formed message whose indices lie inside the vertices and whose vertices are
 /// finite numbers.
 MeshData decodeMeshWire(const std::string& bytes);
+
+/// A tet mesh: "TETWIRE1", u64 vertex count nv, u64 tet count nt, nv × 3 float64, nt × 4 int32,
+/// "END.". decodeTetWire checks as decodeMeshWire does: exact length, finite vertices, every index
+/// inside the vertices.
+std::string encodeTetWire(const TetMeshFile& mesh);
+TetMeshFile decodeTetWire(const std::string& bytes);
 
 }  // namespace mechsim::io

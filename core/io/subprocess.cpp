@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,7 +14,10 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 #include <thread>
 
 extern char** environ;
@@ -29,7 +33,25 @@ void closeFd(int& fd) {
   fd = -1;
 }
 
+bool executable(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
 }  // namespace
+
+std::string findHelperProgram(const char* name, const char* envVar, const char* buildPath) {
+  if (const char* env = std::getenv(envVar); env && *env)
+    return std::string(env) == "off" ? std::string() : std::string(env);
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::string beside = (self.parent_path() / name).string();
+    if (executable(beside)) return beside;
+  }
+  if (buildPath && executable(buildPath)) return buildPath;
+  return {};
+}
 
 SubprocessResult runSubprocess(const std::vector<std::string>& argv, double timeoutSeconds, std::size_t maxOut,
                                std::size_t maxErr, const std::atomic<bool>* cancel) {
@@ -172,6 +194,59 @@ std::string describeEnd(const SubprocessResult& r, double timeoutSeconds) {
   if (r.signal != 0) return "crashed (signal " + std::to_string(r.signal) + ", " + ::strsignal(r.signal) + ")";
   if (r.exitCode >= 0) return "exited with status " + std::to_string(r.exitCode);
   return "ended in an unknown way";
+}
+
+namespace {
+
+/// A helper's one-line message: the first line of its stderr, printable, at most 1000 bytes.
+std::string firstLine(std::string text) {
+  text = text.substr(0, text.find('\n'));
+  if (text.size() > 1000) text.resize(1000);
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+HelperEnd helperEnd(const SubprocessResult& r, const std::string& role, const std::string& program,
+                    double timeoutSeconds, const std::string& tooLong, const char* timeoutEnv) {
+  HelperEnd end;
+  if (r.cancelled) {
+    end.text = "cancelled";
+    return end;
+  }
+  const bool exited = r.started && !r.timedOut && !r.outputTooLarge && r.signal == 0;  // on its own, with a status
+  // Exit status unknown (-1): reaped elsewhere (a program that ignores SIGCHLD); its answer decides.
+  if (exited && (r.exitCode == 0 || (r.exitCode < 0 && !r.out.empty()))) {
+    end.answered = true;
+    return end;
+  }
+  const std::string said = firstLine(r.err);
+  if (exited && r.exitCode == kHelperRefused && !said.empty()) {
+    end.whole = true;
+    end.text = said;
+    return end;
+  }
+  // It could not start, or ended some other way on its own (a usage error, a sanitizer's report).
+  if (!r.started || (exited && r.exitCode > 0)) {
+    end.text = role + " " + program + " " + describeEnd(r, timeoutSeconds) + (said.empty() ? "" : ": " + said);
+    return end;
+  }
+  end.text = role + " " + describeEnd(r, timeoutSeconds) + "; " +
+             (r.timedOut ? tooLong + " (" + timeoutEnv + " sets the limit, in seconds)"
+                         : std::string("the file is probably corrupt"));
+  return end;
+}
+
+double timeoutFromEnv(const char* name, double fallback) {
+  if (const char* env = std::getenv(name); env && *env) {
+    char* end = nullptr;
+    const double s = std::strtod(env, &end);
+    if (end && *end == '\0' && s > 0 && s < 1e6) return s;
+  }
+  return fallback;
 }
 
 }  // namespace mechsim::io

@@ -30,6 +30,31 @@ struct SubprocessResult {
 SubprocessResult runSubprocess(const std::vector<std::string>& argv, double timeoutSeconds, std::size_t maxOut,
                                std::size_t maxErr = 64 * 1024, const std::atomic<bool>* cancel = nullptr);
 
+/// A helper program's exit status when it refuses its input; its stderr then holds the whole
+/// one-line message. (EX_DATAERR of sysexits.h: not 1, which crashes report under the sanitizers.)
+constexpr int kHelperRefused = 65;
+
+/// How a helper program's run ended, for its caller's error message.
+struct HelperEnd {
+  bool answered = false;  // its stdout holds its answer (exit status 0, or unknown with output)
+  bool whole = false;     // text is the helper's own whole message (its refusal)
+  std::string text;       // else the reason, to follow "cannot read FILE: "
+};
+
+/// `role` names the helper in messages ("the mesh reader"), `program` is its path, `tooLong` says
+/// what a run past the limit means ("the file is corrupt, or too large to read in that time"),
+/// `timeoutEnv` names the variable that sets the limit.
+HelperEnd helperEnd(const SubprocessResult& r, const std::string& role, const std::string& program,
+                    double timeoutSeconds, const std::string& tooLong, const char* timeoutEnv);
+
+/// A time limit in seconds from the environment variable `name`, else `fallback`.
+double timeoutFromEnv(const char* name, double fallback);
+
+/// One of this project's helper programs (mechsim-mesh-reader, mechsim-surface-mesher): $envVar
+/// when set ("off": none), else `name` beside the running program, else buildPath (the build
+/// tree's, for tests) when it is there; "" when there is none.
+std::string findHelperProgram(const char* name, const char* envVar, const char* buildPath);
+
 /// One line on how a program that did not exit with status 0 ended: "crashed (signal 11,
 /// Segmentation fault)", "was stopped after 10 s", "was cancelled", "exited with status 3", ...
 std::string describeEnd(const SubprocessResult& r, double timeoutSeconds);

@@ -158,4 +158,15 @@ TetMeshFile tetrahedraliseSurface(const std::vector<Vec3>& vertices, const std::
 
 #endif
 
+TetMeshFile tetrahedraliseMesh(const MeshData& surface, double scale, double maxSize) {
+  std::vector<Vec3> pts;
+  pts.reserve(surface.vertices.size());
+  for (const auto& q : surface.vertices) pts.push_back(q.cast<double>() * scale);
+  std::vector<std::array<int, 3>> tri;
+  for (std::size_t k = 0; k + 2 < surface.indices.size(); k += 3)
+    tri.push_back({int(surface.indices[k]), int(surface.indices[k + 1]), int(surface.indices[k + 2])});
+  tri = weldVertices(pts, tri);
+  return tetrahedraliseSurface(pts, tri, maxSize);
+}
+
 }  // namespace mechsim::io

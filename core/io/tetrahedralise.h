@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/io/tetmesh_io.h"
+#include "core/spec.h"  // MeshData
 #include "core/types.h"
 
 namespace mechsim::io {
@@ -24,6 +25,10 @@ bool haveTetrahedraliser();
 /// when Gmsh fails.
 TetMeshFile tetrahedraliseSurface(const std::vector<Vec3>& vertices, const std::vector<std::array<int, 3>>& triangles,
                                   double maxSize = 0);
+
+/// A triangle mesh read from a file (mesh.h) as such a surface: its coordinates scaled by `scale`,
+/// repeated vertices welded, then tetrahedraliseSurface.
+TetMeshFile tetrahedraliseMesh(const MeshData& surface, double scale, double maxSize);
 
 /// Merges vertices at identical positions (mesh files often repeat them per face) and drops
 /// triangles that become degenerate. Returns the welded triangles; `vertices` is replaced.

@@ -11,7 +11,15 @@
 
 #include "core/deform/tet_mesh.h"
 #include "core/io/load.h"
+#include "core/io/mesh.h"
+#include "core/io/read_cancel.h"
+#include "core/io/surface_mesher.h"
 #include "core/io/tetrahedralise.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
 
 using namespace mechsim;
 using namespace mechsim::io;
@@ -202,6 +210,74 @@ class TestDeformSurface : public QObject {
     } catch (const LoadError& e) {
       QVERIFY2(std::string(e.what()).find("not closed") != std::string::npos, e.what());
     }
+  }
+
+  // The surface mesher program (tetrahedraliseSurfaceFile) gives the tets this process makes from
+  // the same file; its hang stops at the time limit or at Cancel, its crash is an error; the
+  // session goes on either way.
+  void surfaceMesherInItsOwnProcess() {
+    if (!haveTetrahedraliser()) QSKIP("built without the Gmsh library");
+    const std::string mesher = surfaceMesherProgram();
+    QVERIFY2(mesher.size() > 23 && mesher.substr(mesher.size() - 23) == "/mechsim-surface-mesher", mesher.c_str());
+    const std::string cubeFile = MECHSIM_SOURCE_DIR "/tests/data/meshes/cube.obj";
+    // Gmsh's HXT mesher runs on several threads, so the two meshes need not be the same tets; each
+    // fills the 0.5 m cube exactly, with edges near the size asked.
+    const TetMeshFile there = tetrahedraliseSurfaceFile(cubeFile, 0.5, 0.2);
+    const TetMeshFile here = tetrahedraliseMesh(*loadMeshFileInProcess(cubeFile), 0.5, 0.2);
+    for (const TetMeshFile* m : {&there, &here}) {
+      QVERIFY(m->tets.size() >= 20);
+      double vol = 0;
+      for (const auto& e : m->tets) {
+        const Vec3 a = m->vertices[e[0]];
+        vol += std::abs((m->vertices[e[1]] - a).dot((m->vertices[e[2]] - a).cross(m->vertices[e[3]] - a))) / 6;
+      }
+      QVERIFY2(std::abs(vol - 0.125) < 1e-12, std::to_string(vol).c_str());
+    }
+    QVERIFY(std::abs(double(there.tets.size()) - double(here.tets.size())) < 0.5 * double(here.tets.size()));
+    auto errorOf = [&] {
+      try {
+        tetrahedraliseSurfaceFile(cubeFile, 0.5, 0.2);
+      } catch (const std::runtime_error& e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    };
+    const std::string prefix = "cannot tetrahedralise " + cubeFile + ": the surface mesher ";
+    ::setenv("MECHSIM_SURFACE_MESHER_TIMEOUT", "1.5", 1);
+    ::setenv("MECHSIM_SURFACE_MESHER_FAULT", "hang", 1);
+    std::string e = errorOf();
+    QVERIFY2(e.rfind(prefix + "was stopped after 1.5 s; the size is too fine", 0) == 0, e.c_str());
+    ::setenv("MECHSIM_SURFACE_MESHER_TIMEOUT", "60", 1);
+    std::atomic<bool> cancel{false};
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      cancel = true;
+    });
+    const auto start = std::chrono::steady_clock::now();
+    {
+      ReadCancelScope scope(cancel);
+      e = errorOf();
+    }
+    canceller.join();
+    QCOMPARE(e, "cannot tetrahedralise " + cubeFile + ": cancelled");
+    QVERIFY(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+    ::setenv("MECHSIM_SURFACE_MESHER_FAULT", "crash", 1);
+    e = errorOf();
+    QVERIFY2(e.rfind(prefix, 0) == 0 && (e.find("crashed (signal 11") != std::string::npos ||
+                                         e.find("AddressSanitizer") != std::string::npos),
+             e.c_str());
+    ::unsetenv("MECHSIM_SURFACE_MESHER_FAULT");
+    ::unsetenv("MECHSIM_SURFACE_MESHER_TIMEOUT");
+    // Its refusal is its own message, whole: an open surface.
+    e = [&] {
+      try {
+        tetrahedraliseSurfaceFile(MECHSIM_SOURCE_DIR "/tests/data/meshes/triangle.ply", 1, 0);
+      } catch (const std::runtime_error& x) {
+        return std::string(x.what());
+      }
+      return std::string();
+    }();
+    QVERIFY2(e.rfind("surface: ", 0) == 0, e.c_str());
   }
 };
 

@@ -132,7 +132,7 @@ class TestMesh : public QObject {
   }
 
   // A read on a thread with a ReadCancelScope stops when its flag turns true, here from another
-  // thread while the reader hangs (its limit 60 s): at once, with "reading was cancelled". Without
+  // thread while the reader hangs (its limit 60 s): at once, with "cancelled". Without
   // the scope the flag means nothing.
   void readerCancelled() {
     const std::string path = MECHSIM_SOURCE_DIR "/models/crank.stl";
@@ -153,7 +153,7 @@ class TestMesh : public QObject {
     canceller.join();
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     QVERIFY(mechsim::io::readCancelFlag() == nullptr);
-    QCOMPARE(e, "cannot read mesh file " + path + ": reading was cancelled");
+    QCOMPARE(e, "cannot read mesh file " + path + ": cancelled");
     QVERIFY2(took > 0.25 && took < 5, std::to_string(took).c_str());
   }
 
