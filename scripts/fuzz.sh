@@ -58,9 +58,10 @@ printf '\x02ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty 
   > "$corpus/mesh/seed-triangle.ply"
 
 export MECHSIM_FUZZ_BASE_DIR="$root/tests/data/meshes"
-# Mesh files referenced by the inputs are read in this process, where the sanitizers see Assimp,
-# not by the mesh reader program (core/io/mesh.h).
-export MECHSIM_MESH_READER=off
+# Mesh files referenced by the inputs are read, and surfaces filled with tets, in this process,
+# where the sanitizers see Assimp and Gmsh, not by the helper programs (core/io/mesh.h,
+# core/io/surface_mesher.h).
+export MECHSIM_MESH_READER=off MECHSIM_SURFACE_MESHER=off
 export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 status=0
