@@ -19,12 +19,7 @@
 namespace mechsim::io {
 
 std::string meshReaderProgram() {
-#ifdef MECHSIM_MESH_READER_BUILD_PATH
-  const char* build = MECHSIM_MESH_READER_BUILD_PATH;
-#else
-  const char* build = nullptr;
-#endif
-  return findHelperProgram("mechsim-mesh-reader", "MECHSIM_MESH_READER", build);
+  return findHelperProgram("mechsim-mesh-reader", "MECHSIM_MESH_READER");
 }
 
 double meshReaderTimeout(double bytes) {

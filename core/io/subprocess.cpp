@@ -40,7 +40,7 @@ bool executable(const std::string& path) {
 
 }  // namespace
 
-std::string findHelperProgram(const char* name, const char* envVar, const char* buildPath) {
+std::string findHelperProgram(const char* name, const char* envVar) {
   if (const char* env = std::getenv(envVar); env && *env)
     return std::string(env) == "off" ? std::string() : std::string(env);
   std::error_code ec;
@@ -49,7 +49,10 @@ std::string findHelperProgram(const char* name, const char* envVar, const char* 
     const std::string beside = (self.parent_path() / name).string();
     if (executable(beside)) return beside;
   }
-  if (buildPath && executable(buildPath)) return buildPath;
+#ifdef MECHSIM_HELPER_BUILD_DIR
+  const std::string built = std::string(MECHSIM_HELPER_BUILD_DIR) + "/" + name;
+  if (executable(built)) return built;
+#endif
   return {};
 }
 

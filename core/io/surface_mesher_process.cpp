@@ -26,12 +26,7 @@ std::string exact(double x) {
 }  // namespace
 
 std::string surfaceMesherProgram() {
-#ifdef MECHSIM_SURFACE_MESHER_BUILD_PATH
-  const char* build = MECHSIM_SURFACE_MESHER_BUILD_PATH;
-#else
-  const char* build = nullptr;
-#endif
-  return findHelperProgram("mechsim-surface-mesher", "MECHSIM_SURFACE_MESHER", build);
+  return findHelperProgram("mechsim-surface-mesher", "MECHSIM_SURFACE_MESHER");
 }
 
 TetMeshFile tetrahedraliseSurfaceFile(const std::string& path, double scale, double maxSize) {
