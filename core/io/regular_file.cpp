@@ -43,22 +43,25 @@ std::optional<ReadFailure> readRegularFile(const std::string& path, std::uintmax
                        "too large (" + std::to_string(size) + " bytes; the limit is " + byteLimitText(maxBytes) + ")",
                        size};
   // A regular file never blocks; read to the end, which may come before or after the size seen
-  // (a file being written meanwhile), but never past the limit.
+  // (a file being written meanwhile), but never past the limit. The buffer grows only when a byte
+  // is found past the size seen, so a file read whole costs one buffer of its size.
   text.assign(static_cast<std::size_t>(size), '\0');
   std::size_t got = 0;
   for (;;) {
-    if (got == text.size()) {
-      if (text.size() >= maxBytes) {
-        char probe;
-        const ssize_t more = ::read(fd, &probe, 1);
-        if (more > 0)
-          return ReadFailure{Kind::TooLarge, "too large (it grew past the limit of " + byteLimitText(maxBytes) +
-                                                 " while being read)", maxBytes + 1};
-        if (more == 0) break;
+    if (got == text.size()) {  // full: is there more?
+      char probe;
+      const ssize_t more = ::read(fd, &probe, 1);
+      if (more == 0) break;
+      if (more < 0) {
         if (errno == EINTR) continue;
         return ReadFailure{Kind::Unreadable, std::string("read error (") + std::strerror(errno) + ")"};
       }
+      if (got >= maxBytes)
+        return ReadFailure{Kind::TooLarge, "too large (it grew past the limit of " + byteLimitText(maxBytes) +
+                                               " while being read)", maxBytes + 1};
       text.resize(std::min<std::uintmax_t>(maxBytes, std::max<std::uintmax_t>(2 * text.size(), 4096)));
+      text[got++] = probe;
+      continue;
     }
     const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
     if (n > 0) {

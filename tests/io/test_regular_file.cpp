@@ -37,6 +37,13 @@ class TestRegularFile : public QObject {
     write(f, "");
     QVERIFY(!readRegularFile(f, 1 << 20, text));
     QVERIFY(text.empty());
+    // A file with more bytes than its size says (/proc files say 0): read past the size seen, to
+    // its end, and refused once it passes the limit.
+    QVERIFY(!readRegularFile("/proc/self/status", 1 << 20, text));
+    QVERIFY2(text.rfind("Name:", 0) == 0 && text.find("\nPid:") != std::string::npos, text.c_str());
+    const auto grew = readRegularFile("/proc/self/status", 16, text);
+    QVERIFY(grew && grew->kind == ReadFailure::Kind::TooLarge);
+    QVERIFY2(grew->reason.find("grew past the limit of 16 bytes") != std::string::npos, grew->reason.c_str());
   }
 
   void sizeLimitAtItsEdge() {
