@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
     char* end = nullptr;
     if ((a == "--scale" || a == "--size") && i + 1 < argc) {
       const double x = std::strtod(argv[++i], &end);
-      if (!end || *end != '\0') file = nullptr, i = argc;  // a usage error below
+      if (*end != '\0') break;  // not a number: FILE stays unset, a usage error below
       (a == "--scale" ? scale : size) = x;
     } else if (a == "--" && i + 2 == argc) {
       file = argv[++i];
