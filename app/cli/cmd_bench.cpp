@@ -1,7 +1,9 @@
 // app/cli/cmd_bench.cpp — `mechsim-cli bench NAME [--csv] [--quick]` (deform also `--gpu`): the benchmark
 // programs.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <string>
 
 #include "cli/commands.h"
 #ifdef MECHSIM_HAVE_BENCH
@@ -9,6 +11,24 @@
 #endif
 
 namespace mechsim::cli {
+
+#ifdef MECHSIM_HAVE_BENCH
+namespace {
+
+/// Where the examples the benchmarks load lie: the source tree this program was built from, else
+/// share/mechsim beside an installed program (CMakeLists.txt, `cmake --install`).
+std::string examplesRoot() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(fs::path(MECHSIM_SOURCE_DIR) / "mechanisms", ec)) return MECHSIM_SOURCE_DIR;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path installed = self.parent_path().parent_path() / "share" / "mechsim";
+  if (!ec && fs::is_directory(installed / "mechanisms", ec)) return installed.string();
+  return MECHSIM_SOURCE_DIR;  // the benchmark then names the file it cannot open
+}
+
+}  // namespace
+#endif
 
 int cmdBench(const Args& args) {
   const auto pos = positionals(args, {});
@@ -27,9 +47,9 @@ int cmdBench(const Args& args) {
     }
   const bool csv = hasFlag(args, "--csv");
 #ifdef MECHSIM_HAVE_BENCH
-  if (pos[0] == "kinematics") return bench::runKinematics(std::cout, csv, MECHSIM_SOURCE_DIR);
-  if (pos[0] == "dynamics") return bench::runDynamics(std::cout, csv, MECHSIM_SOURCE_DIR);
-  if (pos[0] == "anm") return bench::runAnm(std::cout, csv, MECHSIM_SOURCE_DIR);
+  if (pos[0] == "kinematics") return bench::runKinematics(std::cout, csv, examplesRoot());
+  if (pos[0] == "dynamics") return bench::runDynamics(std::cout, csv, examplesRoot());
+  if (pos[0] == "anm") return bench::runAnm(std::cout, csv, examplesRoot());
   if (pos[0] == "deform")
     return hasFlag(args, "--gpu") ? bench::runDeformGpu(std::cout, csv, hasFlag(args, "--quick"))
                                   : bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));

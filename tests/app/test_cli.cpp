@@ -22,10 +22,10 @@ struct Run {
   QByteArray out, err;
 };
 
-Run runCli(const QStringList& args) {
+Run runProgram(const QString& program, const QStringList& args) {
   QProcess p;
   p.setWorkingDirectory(QStringLiteral(MECHSIM_SOURCE_DIR));
-  p.start(QStringLiteral(MECHSIM_CLI), args);
+  p.start(program, args);
   Run r;
   if (!p.waitForFinished(120000)) {
     p.kill();
@@ -37,6 +37,8 @@ Run runCli(const QStringList& args) {
   r.err = p.readAllStandardError();
   return r;
 }
+
+Run runCli(const QStringList& args) { return runProgram(QStringLiteral(MECHSIM_CLI), args); }
 
 QString example(const char* name) { return QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/") + name; }
 
@@ -383,6 +385,31 @@ class TestCli : public QObject {
       QVERIFY2(r.exitCode == c.exitCode, (c.backend + ": " + QString::fromUtf8(r.err)).toUtf8().constData());
       QVERIFY2((c.exitCode == 0 ? r.out : r.err).contains(c.said), (r.out + r.err).constData());
       QCOMPARE(QFile::exists(csv), c.exitCode == 0);
+    }
+  }
+
+  // `cmake --install` gives a tree that works on its own: the programs in bin/ with their two
+  // helpers beside them (found there, not in this build tree), the examples and their meshes in
+  // share/mechsim/ (the mechanisms' relative mesh paths hold), the documentation in share/doc.
+  void installedTreeWorks() {
+    QTemporaryDir prefix;
+    QVERIFY(prefix.isValid());
+    const Run install = runProgram(QStringLiteral(MECHSIM_CMAKE),
+                                   {"--install", QStringLiteral(MECHSIM_BUILD_DIR), "--prefix", prefix.path()});
+    QVERIFY2(install.exitCode == 0, (install.out + install.err).constData());
+    const QString bin = prefix.filePath("bin/");
+    for (const char* program : {"mechsim-cli", "mechsim-mesh-reader", "mechsim-surface-mesher"})
+      QVERIFY2(QFileInfo(bin + program).isExecutable(), program);
+    QVERIFY(QFileInfo::exists(prefix.filePath("share/doc/mechsim/deform.md")));
+
+    const Run info = runProgram(bin + "mechsim-cli", {"info"});
+    QCOMPARE(info.exitCode, 0);
+    QVERIFY2(info.out.contains(("read by " + bin + "mechsim-mesh-reader,").toUtf8()), info.out.constData());
+    QVERIFY2(info.out.contains(("by " + bin + "mechsim-surface-mesher,").toUtf8()), info.out.constData());
+    const QString examples = prefix.filePath("share/mechsim/mechanisms/");
+    for (const char* file : {"fourbar-meshes.json", "urdf/ur5.urdf", "deform-flexible-link.json"}) {
+      const Run check = runProgram(bin + "mechsim-cli", {"check", examples + file});
+      QVERIFY2(check.exitCode == 0 && check.err.isEmpty(), (QString(file) + ": " + check.err).toUtf8().constData());
     }
   }
 };
