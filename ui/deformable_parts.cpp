@@ -54,9 +54,12 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       p.opt.acceleration = deform::accelerationFromString(ds.stepControl).value_or(deform::Acceleration::Subspace);
       p.opt.maxIterations = ds.maxIterations > 0 ? ds.maxIterations : p.opt.method == deform::Method::Newton ? 30 : 300;
       if (ds.tolerance > 0) p.opt.tolerance = ds.tolerance;
-      if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
-        p.jgs2 = std::make_unique<deform::Jgs2Data>(
-            deform::precomputeJgs2(p.model, deform::jgs2OptionsFor(p.opt.method, ds.modes)));
+      p.opt.cancelRequested = cancel_;
+      if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel) {
+        deform::Jgs2Options jo = deform::jgs2OptionsFor(p.opt.method, ds.modes);
+        jo.cancelRequested = cancel_;
+        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.model, jo));
+      }
 #ifdef MECHSIM_HAVE_CUDA
       // The CUDA backend when a device is present and runs the part's solver (the Jacobi sweeps);
       // a failed upload (device memory) leaves the part on the CPU.
@@ -111,6 +114,11 @@ bool DeformableParts::step(const Model& model, const VecX& q) {
 #endif
         st = deform::stepImplicitEuler(p.model, p.jgs2.get(), p.opt, x, v, poses_);
       iterations_ += st.iterations;
+      if (st.cancelled) {
+        message_ = "deformable part \"" + p.name + "\": the step was abandoned; its last state is kept";
+        ok = false;
+        continue;
+      }
       if (st.diverged || !x.allFinite() || !v.allFinite()) {
         message_ = "deformable part \"" + p.name + "\": the step did not converge; its last state is kept";
         ok = false;

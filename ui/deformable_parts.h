@@ -14,6 +14,7 @@
 // cursor's target: the zero-length spring ½ k ‖x_v − t‖², k = c m_v / h² with c = kDragStiffnessFactor,
 // is part of the step's incremental potential, so every solver treats it implicitly. Clearing the handle
 // lets the part spring back dynamically.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +45,11 @@ class DeformableParts {
   /// parts are left empty and false is returned (message() says why).
   bool build(const MechanismSpec& spec, const Model& model, double h);
   void clear();
+  /// Asked during build()'s JGS2 precomputation and after every solver iteration of step():
+  /// returning true abandons the work (build: no parts; step: the parts keep their last state).
+  /// The simulation worker stops this way when its model is replaced or the window closes, so
+  /// that neither waits out a long step of a large part (one solver iteration at most).
+  void setCancel(std::function<bool()> cancel) { cancel_ = std::move(cancel); }
   bool empty() const { return parts_.empty(); }
   int count() const { return static_cast<int>(parts_.size()); }
 
@@ -104,6 +110,7 @@ class DeformableParts {
     VecX rest, x, v;
   };
   std::vector<Part> parts_;
+  std::function<bool()> cancel_;
   int handlePart_ = -1;  // the part holding the handle (−1: none)
   std::vector<int> bodyOf_;  // spec body k → model body index
   std::vector<Pose> poses_;  // (spec bodies) the poses handed to the step

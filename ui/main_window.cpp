@@ -540,8 +540,11 @@ bool MainWindow::showMechanism(std::shared_ptr<const Model> model, std::shared_p
     playAction_->setText(tr("&Play"));
   }
 
-  // Show the file's configuration at once, then let the controller take over.
+  // Show the file's configuration at once, then let the controller take over. The deformable
+  // parts' surfaces come with the controller's first frame: the view fits again then (a file
+  // whose parts reach beyond its bodies, or that has nothing else, is otherwise shown cut off).
   showFrame(initialFrame(model_), fit);
+  fitDeformables_ = fit && spec_ && !spec_->deformables.empty();
   simulation_->setSpeed(timeline_->speed());
   simulation_->setModel(model_, spec_);
   // JGS2 parts are precomputed on the worker before the first frame (seconds to a minute).
@@ -744,7 +747,9 @@ void MainWindow::onFrame(const Frame& frame) {
     trail_.push_back(dragPointPosition(*model_, frame.q, *trailPoint_));
     while (trail_.size() > kTrailPoints) trail_.pop_front();
   }
-  showFrame(frame, /*fit=*/false);
+  const bool refit = fitDeformables_ && !frame.deformables.empty() && viewport_->cameraFromFit();
+  if (!frame.deformables.empty()) fitDeformables_ = false;
+  showFrame(frame, refit);
   // Frames per second over the last second.
   ++fpsFrames_;
   if (fpsClock_.elapsed() >= 1000) {

@@ -52,6 +52,7 @@ SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   factory_ = [] { return makeNewtonDragSolver(); };
   anmPath_ = std::make_unique<AnmSliderPath>();
   deform_ = std::make_unique<DeformableParts>();
+  deform_->setCancel([this] { return stopping_.load() || modelsPending_.load() > 0; });
 }
 
 SimulationController::~SimulationController() = default;
@@ -103,7 +104,8 @@ void SimulationController::setModel(std::shared_ptr<const mechsim::Model> model,
   info.hasSpec = spec_ && free_;
   // Deformable parts: one implicit-Euler step of a display tick per frame.
   deform_->clear();
-  if (spec_ && !spec_->deformables.empty() && !deform_->build(*spec_, file, kTick))
+  // (A build abandoned for a model already replaced again says nothing: that model follows.)
+  if (spec_ && !spec_->deformables.empty() && !deform_->build(*spec_, file, kTick) && modelsPending_.load() == 0)
     info.message += (info.message.empty() ? "" : "; ") + deform_->message();
   data_ = std::make_unique<Data>(makeData(*work_));
   data_->q = assembled.q;
@@ -502,10 +504,11 @@ void SimulationController::publish(bool recorded, bool startsHistory, bool stepP
   f.playing = playing_;
   fillDynamicFrame(f);
   if (!deform_->empty()) {
-    // The parts take one step with the bodies of each recorded frame (a reset starts them at rest);
-    // a state only re-shown (scrubbing, a pause notice) does not advance them.
+    // The parts take one step with the bodies of each recorded frame; the frame that starts the
+    // history (a new model, a reset) shows them at rest, at once, however long their step takes. A
+    // state only re-shown (scrubbing, a pause notice) does not advance them.
     if (startsHistory) deform_->reset();
-    const bool stepped = recorded || stepParts;
+    const bool stepped = (recorded && !startsHistory) || stepParts;
     if (stepped && !deform_->step(*model_, data_->q) && f.modeMessage.empty()) f.modeMessage = deform_->message();
     f.deformIterations = deform_->iterations();  // of the last step taken
     f.deformUnconverged = deform_->unconverged();
@@ -539,6 +542,7 @@ SimulationThread::SimulationThread(QObject* parent) : QObject(parent) {
 }
 
 SimulationThread::~SimulationThread() {
+  controller_->stop();
   thread_.quit();
   thread_.wait();
 }
@@ -549,7 +553,13 @@ void SimulationThread::post(F&& f) {
 }
 
 void SimulationThread::setModel(std::shared_ptr<const Model> model, std::shared_ptr<const MechanismSpec> spec) {
-  post([c = controller_, m = std::move(model), s = std::move(spec)]() mutable { c->setModel(std::move(m), std::move(s)); });
+  // Counted from now until the worker begins it: the step or precomputation in progress for the
+  // old model is abandoned meanwhile, and so is the one of a model already replaced again.
+  controller_->modelRequested();
+  post([c = controller_, m = std::move(model), s = std::move(spec)]() mutable {
+    c->modelTaken();
+    c->setModel(std::move(m), std::move(s));
+  });
 }
 void SimulationThread::setDofValue(int dof, double value) { post([c = controller_, dof, value] { c->setDofValue(dof, value); }); }
 void SimulationThread::setDofFollows(int dof, bool on) { post([c = controller_, dof, on] { c->setDofFollows(dof, on); }); }

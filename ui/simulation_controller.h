@@ -143,6 +143,12 @@ class SimulationController : public QObject {
   /// waiting to be shown (the GUI calls frameShown() for each). Off by default (tests).
   void setPaced(bool on) { paced_ = on; }
   void frameShown() { --inFlight_; }
+  /// Long work on the worker — a deformable part's step or its JGS2 precomputation — is abandoned
+  /// while a model change is on its way or the controller is stopping (any thread): the worker
+  /// then reaches the next request within one solver iteration. SimulationThread calls these.
+  void modelRequested() { ++modelsPending_; }
+  void modelTaken() { --modelsPending_; }
+  void stop() { stopping_ = true; }
 
   /// Length of one play tick in simulated seconds at speed 1 (the display's 60 Hz).
   static constexpr double kTick = 1.0 / 60.0;
@@ -247,9 +253,12 @@ class SimulationController : public QObject {
   std::atomic<quint64> serial_{0};
   std::atomic<int> inFlight_{0};
   std::atomic<bool> paced_{false};
+  std::atomic<int> modelsPending_{0};  // setModel calls posted and not yet begun
+  std::atomic<bool> stopping_{false};
 };
 
-/// Owns the worker thread and the controller living on it; stops the thread on destruction.
+/// Owns the worker thread and the controller living on it; stops the thread on destruction
+/// (abandoning a long deformable step or precomputation, SimulationController::stop()).
 /// Its methods queue the controller's slots on the worker (callable from the GUI thread).
 class SimulationThread : public QObject {
   Q_OBJECT

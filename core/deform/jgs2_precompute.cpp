@@ -35,10 +35,17 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-/// Spectra operation y = H̄⁻¹ x through the Cholesky factor (shift fixed at 0).
+/// Throws Cancelled when the options ask to stop (Jgs2Options::cancelRequested).
+void checkCancel(const Jgs2Options& opt) {
+  if (opt.cancelRequested && opt.cancelRequested()) throw Cancelled();
+}
+
+/// Spectra operation y = H̄⁻¹ x through the Cholesky factor (shift fixed at 0). It checks for a
+/// cancel request too: Spectra calls it once per Lanczos step, and the exception ends compute().
 struct InverseOp {
   using Scalar = double;
   const Eigen::CholmodSupernodalLLT<SpMat>* llt;
+  const Jgs2Options* opt;
   Eigen::Index n;
   Eigen::Index rows() const { return n; }
   Eigen::Index cols() const { return n; }
@@ -46,6 +53,7 @@ struct InverseOp {
     if (sigma != 0) throw std::logic_error("InverseOp: only shift 0 is supported");
   }
   void perform_op(const double* in, double* out) const {
+    checkCancel(*opt);
     Eigen::Map<const VecX> x(in, n);
     Eigen::Map<VecX> y(out, n);
     y = llt->solve(x);
@@ -68,6 +76,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   Eigen::CholmodSupernodalLLT<SpMat> llt(Hbar);
   if (llt.info() != Eigen::Success) throw std::runtime_error("JGS2: rest Hessian is not positive definite");
   d.factorSeconds = since(t);
+  checkCancel(opt);
 
   // 3. Low-frequency modes (done first: the training targets need them for every vertex).
   t = Clock::now();
@@ -76,7 +85,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   int nModes = std::min(std::max(opt.trainingModes, opt.modalModes), n - 2);
   MatX modes;
   if (nModes >= 1) {
-    InverseOp op{&llt, n};
+    InverseOp op{&llt, &opt, n};
     const int ncv = std::min<int>(n, std::max(2 * nModes + 1, 20));
     Spectra::SymEigsShiftSolver<InverseOp> eigs(op, nModes, ncv, 0.0);
     eigs.init();
@@ -266,6 +275,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   if (opt.subspaces == Jgs2Subspaces::Vertex) {
     MatX St, Yblock;
     for (int blockFirst = 0; blockFirst < nf; blockFirst += block) {
+      checkCancel(opt);
       const int blockEnd = std::min(nf, blockFirst + block), size = blockEnd - blockFirst;
       t = Clock::now();
       St = MatX::Zero(n, 3 * size);
@@ -322,6 +332,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
       for (std::size_t q = 0; q < members.size(); ++q) Mc.middleRows(3 * q, 3) = modes.block(3 * members[q], 0, 3, nModes);
       // np = 0 when every other free vertex is of this colour: nothing responds, Ū_{i,C′} is empty.
       Eigen::CholmodSupernodalLLT<SpMat> lltc;
+      checkCancel(opt);
       if (np > 0) {
         lltc.compute(Hp);
         if (lltc.info() != Eigen::Success) throw std::runtime_error("JGS2: a colour's complement Hessian is not positive definite");
@@ -329,6 +340,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
       d.factorSeconds += since(t);
       MatX Z;
       for (std::size_t first = 0; first < members.size(); first += block) {
+        checkCancel(opt);
         const int size = static_cast<int>(std::min<std::size_t>(block, members.size() - first));
         t = Clock::now();
         MatX B = MatX::Zero(np, 3 * size);

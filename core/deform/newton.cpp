@@ -52,15 +52,20 @@ SolveStats solveNewton(const DeformableModel& m, const SolveOptions& opt, const 
     evalElements(m, x, c, true);
     const VecX g = assembleGradient(m, z, x, c);
     const SpMat H = assembleHessian(m, c);
+    // A cancel request is heard between the long calls too (the ordering and the factorisation
+    // take minutes on a million tets): the iteration is dropped, x stays at the last iterate.
+    const auto cancelled = [&] { return opt.cancelRequested && opt.cancelRequested() && (st.cancelled = true); };
     if (!analysed) {
       llt.analyzePattern(H);
       analysed = true;
+      if (cancelled()) break;
     }
     llt.factorize(H);
     if (llt.info() != Eigen::Success) {
       st.diverged = true;
       break;
     }
+    if (cancelled()) break;
     const VecX d = scatterFree(m, -llt.solve(gatherFree(m, g)));
     // Backtracking line search on E.
     const double slope = g.dot(d);

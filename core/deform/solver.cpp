@@ -131,6 +131,10 @@ bool recordIteration(const SolveOptions& opt, int it, double step, const VecX& x
     st.converged = true;
     return true;
   }
+  if (opt.cancelRequested && opt.cancelRequested()) {
+    st.cancelled = true;
+    return true;
+  }
   return false;
 }
 

@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,15 @@ struct Jgs2Options {
   Jgs2RhsForm rhsForm = Jgs2RhsForm::Modal;
   Jgs2Subspaces subspaces = Jgs2Subspaces::Vertex;
   unsigned seed = 1;
+  /// Asked between the precomputation's stages, its blocks of solves and the mode solver's
+  /// iterations; returning true abandons it with Cancelled (the GUI's worker, when the part is
+  /// replaced or the window closes). Empty: never.
+  std::function<bool()> cancelRequested;
+};
+
+/// What precomputeJgs2 throws when Jgs2Options::cancelRequested asks it to stop.
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("cancelled") {}
 };
 
 /// JGS2 precomputed data: for each vertex i its cubature elements, weights and rest-frame basis
@@ -167,12 +177,16 @@ struct SolveOptions {
   std::function<bool(const VecX&)> monitor;
   /// Divergence guard: stop when the normalised step exceeds this.
   double divergenceStep = 10.0;
+  /// Asked after every iteration; returning true stops the solve, not converged, with
+  /// SolveStats::cancelled (the GUI's worker abandons a step this way). Empty: never.
+  std::function<bool()> cancelRequested;
 };
 
 struct SolveStats {
   int iterations = 0;
   bool converged = false;
   bool diverged = false;
+  bool cancelled = false;    // stopped by SolveOptions::cancelRequested
   double lastStep = 0;       // final normalised ‖Δx‖
   double seconds = 0;        // wall time of the whole solve
   double finalEnergy = 0;
@@ -180,7 +194,8 @@ struct SolveStats {
 
 /// Records iteration `it` (0-based) with normalised step `step` in st and applies opt's stopping
 /// rules: diverged when the step is not finite or exceeds divergenceStep; converged when the step
-/// is below tolerance after minIterations, or when the monitor accepts x. Returns true to stop.
+/// is below tolerance after minIterations, or when the monitor accepts x; else cancelled when
+/// cancelRequested says so. Returns true to stop.
 bool recordIteration(const SolveOptions& opt, int it, double step, const VecX& x, SolveStats& st);
 
 /// Minimises E for inertia target z, starting from and overwriting x (prescribed vertices are left

@@ -3,7 +3,8 @@
 // Newton's minimiser (gradient vanishes); the JGS2 exact-Schur oracle (one Jacobi sweep = one
 // Newton step, to round-off, Eq. 12–13); the precomputed subspace Ū_i (Eq. 23) against the direct
 // complement solve of Eq. (8) by a dense decomposition, and the colour subspaces of §6 likewise; every per-vertex method converging to
-// Newton's minimiser; attachments following a body pose.
+// Newton's minimiser; attachments following a body pose; a cancel request stopping every solver
+// after the iteration it is made in, and the JGS2 precomputation at its next check.
 #include <QtTest>
 #include <random>
 
@@ -380,6 +381,54 @@ class TestDeformSolvers : public QObject {
     QVERIFY(iterVbdSub < iterVbd);
     QVERIFY(iterCubatureSub < iterCubature);
     QVERIFY(iterCubatureSub * 3 < iterVbdSub);
+  }
+
+  void cancelRequestStopsTheWork() {
+    // Each solver, told to cancel once it has made 3 iterations (counted by the monitor, which
+    // sees every iteration), stops there: not converged, not diverged, cancelled, x finite and the
+    // iterate it had reached (a fresh solve capped at 3 iterations gives the same x).
+    const DeformableModel m = cantilever(4e6);
+    auto [z, x0] = firstStep(m);
+    const Jgs2Data d = precomputeJgs2(m);
+    for (Method method : {Method::Newton, Method::Jacobi, Method::Vbd, Method::Jgs2Jacobi, Method::Jgs2GaussSeidel}) {
+      SolveOptions o;
+      o.method = method;
+      o.tolerance = 1e-14;
+      o.maxIterations = 1000;
+      o.acceleration = method == Method::Newton ? Acceleration::None : Acceleration::Subspace;
+      int seen = 0;
+      o.monitor = [&seen](const VecX&) { return ++seen < 0; };
+      o.cancelRequested = [&seen] { return seen >= 3; };
+      VecX x = x0;
+      const SolveStats st = minimise(m, &d, o, z, x);
+      QVERIFY2(st.cancelled && !st.converged && !st.diverged, toString(method));
+      QCOMPARE(st.iterations, 3);
+      QVERIFY(x.allFinite());
+      SolveOptions capped = o;
+      capped.cancelRequested = nullptr;
+      capped.monitor = nullptr;
+      capped.maxIterations = 3;
+      VecX xc = x0;
+      const SolveStats sc = minimise(m, &d, capped, z, xc);
+      QVERIFY(!sc.cancelled && sc.iterations == 3);
+      QVERIFY2((x - xc).norm() <= 1e-12 * (xc - x0).norm(), toString(method));
+    }
+    // The precomputation: cancelled at once, after a few questions (inside the mode solver or the
+    // blocks of solves), and never when the answer stays no (the same data as without the question).
+    for (int after : {1, 2, 5}) {
+      Jgs2Options jo;
+      int asked = 0;
+      jo.cancelRequested = [&] { return ++asked >= after; };
+      QVERIFY_THROWS_EXCEPTION(Cancelled, precomputeJgs2(m, jo));
+      QCOMPARE(asked, after);
+    }
+    Jgs2Options never;
+    int asked = 0;
+    never.cancelRequested = [&] { return ++asked < 0; };
+    const Jgs2Data same = precomputeJgs2(m, never);
+    QVERIFY(asked > 3);
+    QCOMPARE(same.weight, d.weight);
+    QCOMPARE(same.tet, d.tet);
   }
 
   void lineSearchMinimisesTheQuadraticModel() {

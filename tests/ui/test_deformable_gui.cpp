@@ -14,14 +14,21 @@
 // precomputation is announced, the frames and the model tree name the new solver, the run restarts
 // at t = 0 and moves, Save As writes the solver chosen; the menu is disabled for a mechanism
 // without deformable parts.
+// Long work on the simulation worker is abandoned, not waited out: a part whose step would take
+// minutes (vbd, 100000 sweeps to an unreachable tolerance on 15k tets) while another file is
+// opened, while the window closes, and a JGS2 precomputation on 30k tets while another file is
+// opened. A file whose only content is a deformable part opens with the view fitted to it and the
+// part drawn at rest at once (deformable_only.png).
 #include <QtTest>
 
 #include <QAction>
 #include <QDir>
+#include <QElapsedTimer>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 
 #include <QLabel>
 #include <QMenu>
@@ -493,6 +500,87 @@ class TestDeformableGui : public QObject {
     stress->trigger();  // off: plain colour again
     QTRY_VERIFY_WITH_TIMEOUT(!surfaceItem(w)->vertexColors, 5000);
     QVERIFY(!w.stressLegend()->isVisible());
+  }
+
+  void longWorkAbandoned() {
+    // Work that would take minutes: each step of the slow file is 100000 VBD sweeps on 15360 tets
+    // (about 5 ms each here) towards a tolerance no sweep reaches; the JGS2 file's precomputation
+    // on 30000 tets takes about half a minute on two cores. The worker hears a model change or the
+    // window closing after one sweep (one block of the precomputation's solves).
+    QTemporaryDir dir;
+    QString slow = strapWithSolver(QStringLiteral("\"solver\": \"vbd\", \"maxIterations\": 100000, \"tolerance\": 1e-12"));
+    slow.replace(QStringLiteral("\"cells\": [40, 4, 2]"), QStringLiteral("\"cells\": [80, 8, 4]"));
+    QString jgs2 = strapWithSolver(QStringLiteral("\"solver\": \"jgs2-jacobi\""));
+    jgs2.replace(QStringLiteral("\"cells\": [40, 4, 2]"), QStringLiteral("\"cells\": [100, 10, 5]"));
+    const QString slowFile = save(dir, "slow.json", slow), jgs2File = save(dir, "big-jgs2.json", jgs2);
+    QVERIFY(slow.contains(QStringLiteral("[80, 8, 4]")) && !slowFile.isEmpty());
+    QVERIFY(jgs2.contains(QStringLiteral("[100, 10, 5]")) && !jgs2File.isEmpty());
+    constexpr qint64 kPromptMs = 8000;
+    auto ready = [](MainWindow& w) { return w.modelInfo().model == w.model() && w.currentFrame().serial > 0; };
+
+    auto w = std::make_unique<MainWindow>();
+    openStrap(*w);
+    // The slow part's first frame shows it at rest at once (no step is taken for it).
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(w->openFile(slowFile));
+    QTRY_VERIFY_WITH_TIMEOUT(ready(*w) && !w->currentFrame().deformables.empty(), 20000);
+    QVERIFY2(clock.elapsed() < kPromptMs, qPrintable(QString::number(clock.elapsed())));
+    QCOMPARE(w->currentFrame().deformIterations, 0);
+    // Play: the worker is inside a step; no second frame comes for a long while.
+    findAction(w.get(), "Play")->trigger();
+    QTest::qWait(1500);
+    QVERIFY(w->currentFrame().t < 0.05);
+    // Another file: its first frame comes promptly.
+    clock.restart();
+    QVERIFY(w->openFile(mechanism("fourbar.json")));
+    QTRY_VERIFY_WITH_TIMEOUT(ready(*w), 60000);
+    QVERIFY2(clock.elapsed() < kPromptMs, qPrintable(QString::number(clock.elapsed())));
+    // The JGS2 part's precomputation is abandoned for the next file as well.
+    QVERIFY(w->openFile(jgs2File));
+    QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("JGS2 precomputation on 30000 tets")));
+    QTest::qWait(1000);
+    clock.restart();
+    QVERIFY(w->openFile(mechanism("fourbar.json")));
+    QTRY_VERIFY_WITH_TIMEOUT(ready(*w), 60000);
+    QVERIFY2(clock.elapsed() < kPromptMs, qPrintable(QString::number(clock.elapsed())));
+    // Closing the window in the middle of a step.
+    QVERIFY(openAndWait(*w, slowFile));
+    findAction(w.get(), "Play")->trigger();
+    QTest::qWait(1500);
+    QVERIFY(w->currentFrame().t < 0.05);
+    clock.restart();
+    w.reset();
+    QVERIFY2(clock.elapsed() < kPromptMs, qPrintable(QString::number(clock.elapsed())));
+  }
+
+  void deformableOnlyFileFitted() {
+    // A file with nothing but a deformable cube away from the origin (the ground has no shape):
+    // the view is fitted to the cube once its surface arrives, and the cube fills a good part of it.
+    QTemporaryDir dir;
+    const QString file = save(dir, "cube.json",
+                              QStringLiteral("{\"mechsim\": 1, \"bodies\": [{\"name\": \"ground\", \"fixed\": true}],"
+                                             " \"deformables\": [{\"name\": \"cube\","
+                                             " \"mesh\": {\"type\": \"box\", \"size\": [2, 2, 2], \"cells\": [4, 4, 4]},"
+                                             " \"position\": [5, 5, 0], \"material\": {\"model\": \"stable-neo-hookean\","
+                                             " \"youngs\": 1e6, \"poisson\": 0.3, \"density\": 1000},"
+                                             " \"pinned\": {\"min\": [5, 5, 0], \"max\": [7, 7, 0]}}]}"));
+    QVERIFY(!file.isEmpty());
+    MainWindow w;
+    openStrap(w);
+    QVERIFY(openAndWait(w, file));
+    QVERIFY(surfaceItem(w));
+    QVERIFY(w.viewport()->scene().bounds.contains(Eigen::Vector3d(7, 7, 2)));
+    const QImage shot = w.viewport()->grabFramebuffer();
+    int green = 0;  // the part's default colour (scene.cpp): green well above red and blue
+    for (int y = 0; y < shot.height(); y += 4)
+      for (int x = 0; x < shot.width(); x += 4) {
+        const QRgb p = shot.pixel(x, y);
+        green += qGreen(p) > qRed(p) + 40 && qGreen(p) > qBlue(p) + 20;
+      }
+    const double share = double(green) / ((shot.height() / 4) * (shot.width() / 4));
+    QVERIFY2(share > 0.1, qPrintable(QString::number(share)));
+    QVERIFY(shot.save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_only.png"), "PNG"));
   }
 
   void dragPullsAStrapVertexAndItSpringsBack() {
