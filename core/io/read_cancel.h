@@ -2,7 +2,8 @@
 // core/io/read_cancel.h — stopping a long file read from another thread. While a ReadCancelScope
 // is alive on a thread, the mesh reads on that thread (mesh.h, loadMeshFile) watch its flag: once
 // the flag turns true they stop their reader process and throw, so the load fails at once with
-// "cancelled" (a read in this process, without the reader program, is not stopped).
+// "cancelled" (a mesh read in this process, without the reader program, is not stopped). TetGen and
+// Gmsh tet meshes (tetmesh_io.h) watch it too, every 64k lines.
 // The GUI opens files on a worker thread this way, with a Cancel button.
 #include <atomic>
 

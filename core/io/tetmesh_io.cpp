@@ -9,6 +9,7 @@
 // coordinate lines; $Elements "blocks n min max", per block "dim tag type count", then
 // "tag nodes…" lines. Node tags may be sparse: they are mapped to 0-based indices.
 #include "core/io/tetmesh_io.h"
+#include "core/io/read_cancel.h"
 #include "core/io/regular_file.h"
 
 #include <cmath>
@@ -51,6 +52,7 @@ class Lines {
     int n = 0;
     while (std::getline(in, l)) {
       ++n;
+      checkCancel(std::size_t(n), n);
       if (hashComments) {
         const auto h = l.find('#');
         if (h != std::string::npos) l.resize(h);
@@ -61,10 +63,16 @@ class Lines {
     }
   }
   bool done() const { return pos_ >= lines_.size(); }
+  /// Cancel (read_cancel.h) is heard every 64k lines, when they are split and when they are read.
+  /// `count` lines so far, at file line `line`.
+  void checkCancel(std::size_t count, int line) const {
+    if ((count & 0xFFFF) == 0 && cancel_ && cancel_->load()) throw TetMeshError(name_, line, "cancelled");
+  }
   /// The next line as a stream; fails with "unexpected end of file (expected WHAT)".
   std::istringstream next(const char* what) {
     if (done()) throw TetMeshError(name_, lines_.empty() ? 0 : lines_.back().first, std::string("unexpected end of file (expected ") + what + ")");
     line_ = lines_[pos_].first;
+    checkCancel(pos_ + 1, line_);
     return std::istringstream(lines_[pos_++].second);
   }
   std::string nextRaw(const char* what) {
@@ -89,6 +97,7 @@ class Lines {
 
  private:
   std::string name_;
+  const std::atomic<bool>* cancel_ = readCancelFlag();  // of the reading thread (read_cancel.h)
   std::vector<std::pair<int, std::string>> lines_;
   std::size_t pos_ = 0;
   int line_ = 0;

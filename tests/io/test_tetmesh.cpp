@@ -4,7 +4,8 @@
 // element types skipped); broken mesh text names the line; the deformables section of the example
 // mechanism and of generated files (box, cylinder, TetGen and Gmsh files on disk, units, pinned
 // boxes, attachments) becomes the expected DeformableModel, and one step keeps attached vertices on
-// their body.
+// their body. A read on a thread whose cancel flag is set (read_cancel.h) stops with "cancelled"
+// and the line it reached, where the same text reads whole without the flag.
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "core/deform/from_spec.h"
 #include "core/deform/solver.h"
 #include "core/io/load.h"
+#include "core/io/read_cancel.h"
 #include "core/io/write.h"
 #include "core/io/tetmesh_io.h"
 
@@ -198,6 +200,28 @@ class TestTetMesh : public QObject {
       } catch (const LoadError& e) {
         QVERIFY2(std::string(e.what()).find("not a regular file") != std::string::npos, e.what());
       }
+    }
+  }
+
+  void cancelledRead() {
+    // 100 000 points (a chain of 99 997 tets): long enough for the every-64k-lines check.
+    constexpr int n = 100000;
+    std::string node = std::to_string(n) + " 3 0 0\n", ele = std::to_string(n - 3) + " 4 0\n";
+    for (int i = 0; i < n; ++i)
+      node += std::to_string(i) + " " + std::to_string(i % 2) + " " + std::to_string((i / 2) % 2) + " " + std::to_string(i) + "\n";
+    for (int i = 0; i + 3 < n; ++i)
+      ele += std::to_string(i) + " " + std::to_string(i) + " " + std::to_string(i + 1) + " " + std::to_string(i + 2) + " " +
+             std::to_string(i + 3) + "\n";
+    QCOMPARE(parseTetGen(node, ele, "c.node", "c.ele").tets.size(), std::size_t(n - 3));
+    std::atomic<bool> cancel{true};
+    ReadCancelScope scope(cancel);
+    try {
+      parseTetGen(node, ele, "c.node", "c.ele");
+      QFAIL("no error");
+    } catch (const TetMeshError& e) {
+      QCOMPARE(std::string(e.what()), std::string("cancelled"));
+      QCOMPARE(e.file(), std::string("c.node"));
+      QCOMPARE(e.line(), 65536);
     }
   }
 };
