@@ -88,7 +88,12 @@ int main(int argc, char** argv) {
     return mechsim::io::kHelperRefused;
   }
   if (!f.empty()) {
-    if (f == "crash") ::raise(SIGSEGV);
+    // A crash as the kernel delivers it, whatever the build: the default action of SIGSEGV (under
+    // AddressSanitizer its handler would report and exit, or abort, instead).
+    if (f == "crash") {
+      ::signal(SIGSEGV, SIG_DFL);
+      ::raise(SIGSEGV);
+    }
     if (f == "hang")
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     if (f == "flood")
