@@ -2,6 +2,7 @@
 #include "ui/deformable_parts.h"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 
 #include "core/deform/from_spec.h"
@@ -22,6 +23,24 @@ void DeformableParts::clear() {
   attachError_ = 0;
   iterations_ = 0;
   handlePart_ = -1;
+}
+
+std::function<void(deform::Jgs2Stage, double)> DeformableParts::progressReporter(const std::string& part) const {
+  using Clock = std::chrono::steady_clock;
+  const std::string head = "JGS2 \"" + part + "\": ";  // short: the status bar's permanent widgets take its right half
+  return [this, head, stage = -1, last = Clock::time_point()](deform::Jgs2Stage s, double fraction) mutable {
+    const auto now = Clock::now();
+    if (static_cast<int>(s) == stage && fraction < 1 && now - last < std::chrono::milliseconds(200)) return;
+    stage = static_cast<int>(s);
+    last = now;
+    switch (s) {
+      case deform::Jgs2Stage::Factor: progress_(head + "factorising"); break;
+      case deform::Jgs2Stage::Modes: progress_(head + "rest modes"); break;
+      case deform::Jgs2Stage::Subspaces:
+        progress_(head + "subspaces " + std::to_string(static_cast<int>(100 * fraction)) + " %");
+        break;
+    }
+  };
 }
 
 bool DeformableParts::build(const MechanismSpec& spec, const Model& model, double h) {
@@ -58,6 +77,7 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel) {
         deform::Jgs2Options jo = deform::jgs2OptionsFor(p.opt.method, ds.modes);
         jo.cancelRequested = cancel_;
+        if (progress_) jo.progress = progressReporter(ds.name);
         p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.model, jo));
       }
 #ifdef MECHSIM_HAVE_CUDA

@@ -50,6 +50,10 @@ class DeformableParts {
   /// The simulation worker stops this way when its model is replaced or the window closes, so
   /// that neither waits out a long step of a large part (one solver iteration at most).
   void setCancel(std::function<bool()> cancel) { cancel_ = std::move(cancel); }
+  /// Told during build() where a JGS2 part's precomputation is, as a line for the status bar
+  /// ("JGS2 \"strap\": subspaces 40 %"; stages "factorising", "rest modes"), at most about
+  /// five times a second and at every change of stage.
+  void setProgress(std::function<void(const std::string&)> progress) { progress_ = std::move(progress); }
   bool empty() const { return parts_.empty(); }
   int count() const { return static_cast<int>(parts_.size()); }
 
@@ -96,6 +100,9 @@ class DeformableParts {
   const std::string& message() const { return message_; }
 
  private:
+  /// Jgs2Options::progress for part `part`: lines for progress_, throttled.
+  std::function<void(deform::Jgs2Stage, double)> progressReporter(const std::string& part) const;
+
   struct Part {
     std::string name;
     deform::DeformableModel model;
@@ -111,6 +118,7 @@ class DeformableParts {
   };
   std::vector<Part> parts_;
   std::function<bool()> cancel_;
+  std::function<void(const std::string&)> progress_;
   int handlePart_ = -1;  // the part holding the handle (−1: none)
   std::vector<int> bodyOf_;  // spec body k → model body index
   std::vector<Pose> poses_;  // (spec bodies) the poses handed to the step

@@ -136,6 +136,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
           Qt::QueuedConnection);
   connect(simulation_->controller(), &SimulationController::modelInfoReady, this, &MainWindow::onModelInfo,
           Qt::QueuedConnection);
+  // The precomputation's progress, while the status bar still says it is preparing this model.
+  connect(simulation_->controller(), &SimulationController::deformPreparing, this,
+          [this](quintptr model, const QString& text) {
+            if (model == reinterpret_cast<quintptr>(model_.get()) &&
+                statusBar()->currentMessage().startsWith(tr("Preparing the deformable parts")))
+              statusBar()->showMessage(tr("Preparing the deformable parts: %1").arg(text));
+          },
+          Qt::QueuedConnection);
 
   // Handle drags: requests to the controller, one undo command per drag.
   connect(dragHandler_, &DragHandler::grabbed, this, &MainWindow::onGrab);

@@ -53,6 +53,9 @@ SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   anmPath_ = std::make_unique<AnmSliderPath>();
   deform_ = std::make_unique<DeformableParts>();
   deform_->setCancel([this] { return stopping_.load() || modelsPending_.load() > 0; });
+  deform_->setProgress([this](const std::string& text) {
+    emit deformPreparing(reinterpret_cast<quintptr>(model_.get()), QString::fromStdString(text));
+  });
 }
 
 SimulationController::~SimulationController() = default;

@@ -188,6 +188,9 @@ class SimulationController : public QObject {
   void frameReady(const mechsim::ui::Frame& frame);
   /// The sliders of a new model (before its first frame).
   void modelInfoReady(const mechsim::ui::ModelInfo& info);
+  /// Where the JGS2 precomputation of `model`'s deformable parts is (DeformableParts::setProgress);
+  /// `model` is the Model's address, to tell a replaced model's line from the current one's.
+  void deformPreparing(quintptr model, const QString& text);
 
  private:
   /// Advances time by dt with the drivers that follow their expressions: the position,

@@ -40,6 +40,10 @@ void checkCancel(const Jgs2Options& opt) {
   if (opt.cancelRequested && opt.cancelRequested()) throw Cancelled();
 }
 
+void report(const Jgs2Options& opt, Jgs2Stage stage, double fraction = -1) {
+  if (opt.progress) opt.progress(stage, fraction);
+}
+
 /// Spectra operation y = H̄⁻¹ x through the Cholesky factor (shift fixed at 0). It checks for a
 /// cancel request too: Spectra calls it once per Lanczos step, and the exception ends compute().
 struct InverseOp {
@@ -68,6 +72,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   if (nf == 0) throw std::invalid_argument("JGS2: no free vertex");
 
   // 1. Rest Hessian and its factorisation.
+  report(opt, Jgs2Stage::Factor);
   auto t = Clock::now();
   const VecX xr = restPositions(m);
   ElementCache c;
@@ -77,6 +82,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   if (llt.info() != Eigen::Success) throw std::runtime_error("JGS2: rest Hessian is not positive definite");
   d.factorSeconds = since(t);
   checkCancel(opt);
+  report(opt, Jgs2Stage::Modes);
 
   // 3. Low-frequency modes (done first: the training targets need them for every vertex).
   t = Clock::now();
@@ -276,6 +282,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     MatX St, Yblock;
     for (int blockFirst = 0; blockFirst < nf; blockFirst += block) {
       checkCancel(opt);
+      report(opt, Jgs2Stage::Subspaces, double(blockFirst) / nf);
       const int blockEnd = std::min(nf, blockFirst + block), size = blockEnd - blockFirst;
       t = Clock::now();
       St = MatX::Zero(n, 3 * size);
@@ -302,6 +309,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     // is the reaction ρ_k = (H̄Ū_i)_k on the vertices k of colour c (ρ_i = Sc̄_i), so
     // Ū_iᵀ H̄ φ_t = Σ_{k∈c} ρ_kᵀ φ_t,k: O(|c| T) per vertex.
     std::vector<int> reduced(n);
+    int done = 0;  // vertices whose subspace is made (progress)
     for (int c = 0; c < m.colourCount; ++c) {
       t = Clock::now();
       std::vector<int> members;  // free indices of colour c
@@ -341,6 +349,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
       MatX Z;
       for (std::size_t first = 0; first < members.size(); first += block) {
         checkCancel(opt);
+        report(opt, Jgs2Stage::Subspaces, double(done) / nf);
         const int size = static_cast<int>(std::min<std::size_t>(block, members.size() - first));
         t = Clock::now();
         MatX B = MatX::Zero(np, 3 * size);
@@ -363,9 +372,11 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
           vertexSubspace(k, Uf, Sc, rho.transpose() * Mc, all[k]);
         });
         trainTime += since(t);
+        done += size;
       }
     }
   }
+  report(opt, Jgs2Stage::Subspaces, 1.0);
   for (int k = 0; k < nf; ++k) {
     const VertexCubature& o = all[k];
     residualSum += o.residual;

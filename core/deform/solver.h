@@ -93,6 +93,9 @@ const char* toString(Jgs2Coarse c);
 enum class Jgs2Subspaces { Vertex, Colour };
 const char* toString(Jgs2Subspaces s);
 
+/// The stages of JGS2's precomputation, as Jgs2Options::progress reports them.
+enum class Jgs2Stage { Factor, Modes, Subspaces };
+
 /// Options of JGS2's rest-shape precomputation (jgs2_precompute.cpp).
 struct Jgs2Options {
   int cubatureElements = 6;       // |𝒮_i| (paper: 4 or 6)
@@ -111,6 +114,10 @@ struct Jgs2Options {
   /// iterations; returning true abandons it with Cancelled (the GUI's worker, when the part is
   /// replaced or the window closes). Empty: never.
   std::function<bool()> cancelRequested;
+  /// Told where the precomputation is: the rest Hessian's factorisation, its rest modes, then the
+  /// vertices' subspaces and cubature with the fraction of them done (−1 for the first two, whose
+  /// length is not known in advance). The GUI shows it in the status bar. Empty: not told.
+  std::function<void(Jgs2Stage, double)> progress;
 };
 
 /// What precomputeJgs2 throws when Jgs2Options::cancelRequested asks it to stop.

@@ -4,7 +4,8 @@
 // Newton step, to round-off, Eq. 12–13); the precomputed subspace Ū_i (Eq. 23) against the direct
 // complement solve of Eq. (8) by a dense decomposition, and the colour subspaces of §6 likewise; every per-vertex method converging to
 // Newton's minimiser; attachments following a body pose; a cancel request stopping every solver
-// after the iteration it is made in, and the JGS2 precomputation at its next check.
+// after the iteration it is made in, and the JGS2 precomputation at its next check; the
+// precomputation's progress reports.
 #include <QtTest>
 #include <random>
 
@@ -422,11 +423,20 @@ class TestDeformSolvers : public QObject {
       QVERIFY_THROWS_EXCEPTION(Cancelled, precomputeJgs2(m, jo));
       QCOMPARE(asked, after);
     }
+    // Progress: the factorisation, the modes, then the subspaces' share done, rising to 1.
     Jgs2Options never;
     int asked = 0;
     never.cancelRequested = [&] { return ++asked < 0; };
+    std::vector<std::pair<Jgs2Stage, double>> said;
+    never.progress = [&](Jgs2Stage stage, double f) { said.emplace_back(stage, f); };
     const Jgs2Data same = precomputeJgs2(m, never);
     QVERIFY(asked > 3);
+    QVERIFY(said.size() >= 4);
+    QVERIFY(said[0] == std::make_pair(Jgs2Stage::Factor, -1.0));
+    QVERIFY(said[1] == std::make_pair(Jgs2Stage::Modes, -1.0));
+    QVERIFY(said.back() == std::make_pair(Jgs2Stage::Subspaces, 1.0));
+    for (std::size_t k = 3; k < said.size(); ++k)
+      QVERIFY(said[k].first == Jgs2Stage::Subspaces && said[k].second >= said[k - 1].second && said[k].second <= 1);
     QCOMPARE(same.weight, d.weight);
     QCOMPARE(same.tet, d.tet);
   }

@@ -10,6 +10,8 @@
 // while time is paused: frames keep coming, the vertex moves a substantial part of the way to the
 // cursor's point on the view plane, the attached ends stay on their bodies; released, the strap
 // springs back towards rest. A press on the crank still drags the rigid body.
+// A JGS2 part's precomputation reports its stages (factorisation, rest modes, subspaces with the
+// share done) for the status bar.
 // Simulation → Deformable Solver switches the strap from the file's Newton to JGS2 and back: the
 // precomputation is announced, the frames and the model tree name the new solver, the run restarts
 // at t = 0 and moves, Save As writes the solver chosen; the menu is disabled for a mechanism
@@ -34,6 +36,7 @@
 #include <QMenu>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTreeWidget>
 
@@ -323,10 +326,19 @@ class TestDeformableGui : public QObject {
     w.resize(1100, 760);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy progress(w.simulation()->controller(), &SimulationController::deformPreparing);
     QVERIFY(w.openFile(jgs2File));
     QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("JGS2 precomputation on 1920 tets")),
              qPrintable(w.statusBar()->currentMessage()));
     QTRY_VERIFY_WITH_TIMEOUT(w.modelInfo().model == w.model() && w.currentFrame().serial > 0, 60000);
+    // The precomputation said where it was, stage by stage, ending with every subspace made; the
+    // status bar showed it (a line seen before the model's info cleared it).
+    QVERIFY2(progress.size() >= 3, qPrintable(QString::number(progress.size())));
+    const QString head = QStringLiteral("JGS2 \"strap\": ");
+    QCOMPARE(progress.first().at(1).toString(), head + QStringLiteral("factorising"));
+    QCOMPARE(progress.at(1).at(1).toString(), head + QStringLiteral("rest modes"));
+    QCOMPARE(progress.last().at(1).toString(), head + QStringLiteral("subspaces 100 %"));
+    for (const auto& line : progress) QCOMPARE(line.at(0).value<quintptr>(), reinterpret_cast<quintptr>(w.model().get()));
     waitIdle(w);
     QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("Preparing")));
     const QString solvers = QString::fromStdString(w.currentFrame().deformSolvers);
@@ -539,7 +551,11 @@ class TestDeformableGui : public QObject {
     // The JGS2 part's precomputation is abandoned for the next file as well.
     QVERIFY(w->openFile(jgs2File));
     QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("JGS2 precomputation on 30000 tets")));
-    QTest::qWait(1000);
+    // Within a few seconds the status bar says which stage the precomputation is in.
+    QTRY_VERIFY_WITH_TIMEOUT(w->statusBar()->currentMessage().startsWith(QStringLiteral(
+                                 "Preparing the deformable parts: JGS2 \"strap\": ")),
+                             10000);
+    QVERIFY(w->grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_preparing.png"), "PNG"));
     clock.restart();
     QVERIFY(w->openFile(mechanism("fourbar.json")));
     QTRY_VERIFY_WITH_TIMEOUT(ready(*w), 60000);
