@@ -109,6 +109,8 @@ void DeformableParts::reset() {
     p.x = p.rest;
     p.v.setZero();
   }
+  iterations_ = unconverged_ = 0;  // no step taken since
+  attachError_ = 0;
 }
 
 bool DeformableParts::step(const Model& model, const VecX& q) {

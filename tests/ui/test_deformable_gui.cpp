@@ -253,6 +253,13 @@ class TestDeformableGui : public QObject {
     QCOMPARE(rows[0]->parent()->text(0), QStringLiteral("Deformables (1)"));
     QVERIFY(QDir().mkpath(MECHSIM_SCREENSHOT_DIR));
     QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_link.png"), "PNG"));
+    // Reset: t = 0 with the strap at rest again, as opened, and no step taken since.
+    const quint64 shown = w.currentFrame().serial;
+    findAction(&w, "Reset")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t == 0 && w.currentFrame().serial > shown, 10000);
+    waitIdle(w);
+    QCOMPARE(w.currentFrame().deformIterations, 0);
+    QCOMPARE(w.currentFrame().deformables.at(0)->vertices[0].cast<double>(), before);
   }
 
   void iterationCapSaidInTheStatusBar() {
