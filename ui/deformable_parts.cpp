@@ -55,17 +55,7 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       Part p;
       p.name = ds.name;
       p.model = deform::makeDeformableFromSpec(ds, spec, h);
-      // The boundary surface's vertices, renumbered once; each frame only moves them.
-      std::vector<int> index(static_cast<size_t>(p.model.vertexCount()), -1);
-      for (const auto& f : deform::boundaryFaces(p.model.mesh))
-        for (int v : f) {
-          int& k = index[static_cast<size_t>(v)];
-          if (k < 0) {
-            k = static_cast<int>(p.surfaceVertices.size());
-            p.surfaceVertices.push_back(v);
-          }
-          p.surfaceIndices.push_back(static_cast<unsigned>(k));
-        }
+      boundarySurface(p.model.mesh, p.surfaceVertices, p.surfaceIndices);
       // The part's solver: the file's, else projected Newton; per-vertex methods with the file's
       // step control, else the subspace control. Iteration caps per shown frame, unless the file
       // gives one: Newton converges in a few iterations; the sweeps need tens (docs/deform.md).
@@ -168,13 +158,50 @@ std::string DeformableParts::solverName(int k) const {
 }
 
 std::shared_ptr<const MeshData> DeformableParts::surface(int k) const {
-  auto mesh = std::make_shared<MeshData>();
-  if (k < 0 || k >= count()) return mesh;
+  if (k < 0 || k >= count()) return std::make_shared<MeshData>();
   const Part& p = parts_[static_cast<size_t>(k)];
+  return surfaceMesh(p.surfaceVertices, p.surfaceIndices, p.x);
+}
+
+std::vector<std::shared_ptr<const MeshData>> restSurfaces(const MechanismSpec& spec) {
+  std::vector<std::shared_ptr<const MeshData>> out;
+  try {
+    for (const DeformableSpec& ds : spec.deformables) {
+      // Any time step: the rest shape does not depend on it (the worker builds the part with its own).
+      const deform::DeformableModel m = deform::makeDeformableFromSpec(ds, spec, 1.0 / 60.0);
+      std::vector<int> vertices;
+      std::vector<unsigned> indices;
+      boundarySurface(m.mesh, vertices, indices);
+      out.push_back(surfaceMesh(vertices, indices, deform::restPositions(m)));
+    }
+  } catch (const std::exception&) {
+    return {};  // the worker's build says why
+  }
+  return out;
+}
+
+void boundarySurface(const deform::TetMesh& mesh, std::vector<int>& vertices, std::vector<unsigned>& indices) {
+  vertices.clear();
+  indices.clear();
+  std::vector<int> index(static_cast<size_t>(mesh.vertexCount()), -1);
+  for (const auto& f : deform::boundaryFaces(mesh))
+    for (int v : f) {
+      int& k = index[static_cast<size_t>(v)];
+      if (k < 0) {
+        k = static_cast<int>(vertices.size());
+        vertices.push_back(v);
+      }
+      indices.push_back(static_cast<unsigned>(k));
+    }
+}
+
+std::shared_ptr<const MeshData> surfaceMesh(const std::vector<int>& vertices, const std::vector<unsigned>& indices,
+                                            const VecX& x) {
+  auto mesh = std::make_shared<MeshData>();
   // Normals: the area-weighted sums of the incident triangles' normals (smooth shading).
-  mesh->vertices.reserve(p.surfaceVertices.size());
-  for (int v : p.surfaceVertices) mesh->vertices.push_back(p.x.segment<3>(3 * v).cast<float>());
-  mesh->indices = p.surfaceIndices;
+  mesh->vertices.reserve(vertices.size());
+  for (int v : vertices) mesh->vertices.push_back(x.segment<3>(3 * v).cast<float>());
+  mesh->indices = indices;
   mesh->normals.assign(mesh->vertices.size(), Eigen::Vector3f::Zero());
   for (size_t t = 0; t + 2 < mesh->indices.size(); t += 3) {
     const unsigned a = mesh->indices[t], b = mesh->indices[t + 1], c = mesh->indices[t + 2];

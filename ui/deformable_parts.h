@@ -128,4 +128,15 @@ class DeformableParts {
   std::string message_;
 };
 
+/// The boundary surfaces of spec's deformable parts at rest, in the order of spec.deformables and
+/// with the vertex order of DeformableParts::surface: what the window shows while the worker builds
+/// and precomputes the parts. Empty when a part cannot be built (the worker then says why).
+std::vector<std::shared_ptr<const MeshData>> restSurfaces(const MechanismSpec& spec);
+/// The boundary of `mesh`: its surface vertices (mesh indices, in first-seen order) and its
+/// triangles as indices into them, outward.
+void boundarySurface(const deform::TetMesh& mesh, std::vector<int>& vertices, std::vector<unsigned>& indices);
+/// That surface at positions x (3 per mesh vertex), with smooth (area-weighted) normals.
+std::shared_ptr<const MeshData> surfaceMesh(const std::vector<int>& vertices, const std::vector<unsigned>& indices,
+                                            const VecX& x);
+
 }  // namespace mechsim::ui

@@ -39,6 +39,7 @@
 #include "core/io/read_cancel.h"
 #include "core/io/write.h"
 #include "core/anm/anm_drag.h"
+#include "ui/deformable_parts.h"
 #include "ui/pose_spec.h"
 #include "ui/dof_panel.h"
 #include "ui/drag_handler.h"
@@ -441,6 +442,7 @@ bool MainWindow::openFile(const QString& path) {
     std::atomic<bool> cancel{false};
     std::shared_ptr<const Model> model;
     std::shared_ptr<const MechanismSpec> spec;
+    std::vector<std::shared_ptr<const MeshData>> surfaces;  // the deformable parts at rest
     QString error;
   };
   const auto load = std::make_shared<Load>();
@@ -449,6 +451,7 @@ bool MainWindow::openFile(const QString& path) {
     try {
       auto s = std::make_shared<MechanismSpec>(io::readMechanismFile(path.toStdString()));
       load->model = std::make_shared<const Model>(io::compileSpec(*s));
+      load->surfaces = restSurfaces(*s);
       load->spec = std::move(s);
     } catch (const io::LoadError& e) {
       load->error = QString::fromStdString(e.what());
@@ -490,6 +493,7 @@ bool MainWindow::openFile(const QString& path) {
   for (const DeformableSpec& d : spec->deformables) fileSolvers_.push_back(d.solver);
   checkDeformableSolver(QString());  // a new file starts with its own solvers
   deformSolverMenu_->setEnabled(!spec->deformables.empty());
+  restSurfaces_ = std::move(load->surfaces);
   showMechanism(std::move(model), std::move(spec), /*fit=*/true);
   emit modelLoaded(currentFile_);
   return true;
@@ -548,11 +552,11 @@ bool MainWindow::showMechanism(std::shared_ptr<const Model> model, std::shared_p
     playAction_->setText(tr("&Play"));
   }
 
-  // Show the file's configuration at once, then let the controller take over. The deformable
-  // parts' surfaces come with the controller's first frame: the view fits again then (a file
-  // whose parts reach beyond its bodies, or that has nothing else, is otherwise shown cut off).
-  showFrame(initialFrame(model_), fit);
-  fitDeformables_ = fit && spec_ && !spec_->deformables.empty();
+  // Show the file's configuration at once, with its deformable parts at rest (the view fits to them
+  // too), then let the controller take over: its frames bring the parts once built and precomputed.
+  Frame first = initialFrame(model_);
+  first.deformables = restSurfaces_;
+  showFrame(first, fit);
   simulation_->setSpeed(timeline_->speed());
   simulation_->setModel(model_, spec_);
   // JGS2 parts are precomputed on the worker before the first frame (seconds to a minute).
@@ -755,9 +759,7 @@ void MainWindow::onFrame(const Frame& frame) {
     trail_.push_back(dragPointPosition(*model_, frame.q, *trailPoint_));
     while (trail_.size() > kTrailPoints) trail_.pop_front();
   }
-  const bool refit = fitDeformables_ && !frame.deformables.empty() && viewport_->cameraFromFit();
-  if (!frame.deformables.empty()) fitDeformables_ = false;
-  showFrame(frame, refit);
+  showFrame(frame, /*fit=*/false);
   // Frames per second over the last second.
   ++fpsFrames_;
   if (fpsClock_.elapsed() >= 1000) {

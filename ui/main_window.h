@@ -215,7 +215,7 @@ class MainWindow : public QMainWindow {
   bool dragging_ = false;
   bool deformDragging_ = false;          // a soft handle on a deformable part is held
   bool stressColouring_ = false;
-  bool fitDeformables_ = false;  // fit again at the first frame with the deformable parts' surfaces
+  std::vector<std::shared_ptr<const MeshData>> restSurfaces_;  // the file's deformable parts at rest (openFile)
   double stressMin_ = 0, stressMax_ = 0;
   StressRange stressHold_;  // the legend's range: grows from the frame colouring was switched on / the file opened
   ControllerState beforeEdit_;

@@ -100,8 +100,6 @@ class Viewport : public QWidget, protected QOpenGLFunctions_3_3_Core {
   const GlInfo& glInfo() const { return glInfo_; }
   /// Number of frames drawn into the window (grabFramebuffer() renders are not counted).
   int paintCount() const { return paintCount_; }
-  /// The camera was last placed by a fit (the user has not orbited, panned or zoomed since).
-  bool cameraFromFit() const { return autoFit_; }
   /// Schedules a frame of the GL window. Hides QWidget::update(), which would repaint only the
   /// widget beneath that window.
   void update();

@@ -19,8 +19,8 @@
 // Long work on the simulation worker is abandoned, not waited out: a part whose step would take
 // minutes (vbd, 100000 sweeps to an unreachable tolerance on 15k tets) while another file is
 // opened, while the window closes, and a JGS2 precomputation on 30k tets while another file is
-// opened. A file whose only content is a deformable part opens with the view fitted to it and the
-// part drawn at rest at once (deformable_only.png).
+// opened. A part is drawn at rest while it is prepared (deformable_preparing.png). A file whose
+// only content is a deformable part opens with the view fitted to it (deformable_only.png).
 #include <QtTest>
 
 #include <QAction>
@@ -562,6 +562,9 @@ class TestDeformableGui : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(w->statusBar()->currentMessage().startsWith(QStringLiteral(
                                  "Preparing the deformable parts: JGS2 \"strap\": ")),
                              10000);
+    // Meanwhile the part is drawn at rest: the window built its surface when it read the file.
+    QVERIFY(w->currentFrame().serial == 0 && surfaceItem(*w));
+    QCOMPARE(w->currentFrame().deformables.size(), std::size_t(1));
     QVERIFY(w->grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_preparing.png"), "PNG"));
     clock.restart();
     QVERIFY(w->openFile(mechanism("fourbar.json")));
