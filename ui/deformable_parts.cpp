@@ -8,6 +8,7 @@
 #include "core/deform/from_spec.h"
 #include "core/deform/handle.h"
 #include "core/deform/stress.h"
+#include "core/deform/tet_mesh.h"
 #include "core/kinematics/kinematics.h"
 #ifdef MECHSIM_HAVE_CUDA
 #include "gpu/deform_gpu.h"
@@ -167,12 +168,19 @@ std::vector<std::shared_ptr<const MeshData>> restSurfaces(const MechanismSpec& s
   std::vector<std::shared_ptr<const MeshData>> out;
   try {
     for (const DeformableSpec& ds : spec.deformables) {
-      // Any time step: the rest shape does not depend on it (the worker builds the part with its own).
-      const deform::DeformableModel m = deform::makeDeformableFromSpec(ds, spec, 1.0 / 60.0);
+      // The spec's mesh is the part's rest shape, placed when the file was read; oriented as
+      // makeDeformableModel orients it, so that its boundary faces outward the same way. Only the
+      // mesh: the masses, incidence and colouring are the worker's to build.
+      deform::TetMesh mesh;
+      mesh.vertices = ds.vertices;
+      mesh.tets = ds.tets;
+      deform::validateAndOrient(mesh);
+      VecX rest(3 * mesh.vertexCount());
+      for (int v = 0; v < mesh.vertexCount(); ++v) rest.segment<3>(3 * v) = mesh.vertices[v];
       std::vector<int> vertices;
       std::vector<unsigned> indices;
-      boundarySurface(m.mesh, vertices, indices);
-      out.push_back(surfaceMesh(vertices, indices, deform::restPositions(m)));
+      boundarySurface(mesh, vertices, indices);
+      out.push_back(surfaceMesh(vertices, indices, rest));
     }
   } catch (const std::exception&) {
     return {};  // the worker's build says why
