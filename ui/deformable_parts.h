@@ -32,12 +32,13 @@ namespace mechsim::ui {
 
 class DeformableParts {
  public:
-  /// c of the drag handle's stiffness k = c m_v / h² (core/deform/handle.h). 10× the core's
-  /// default of 100: a surface vertex of the example strap (1 cm cells of rubber, h = 1/60 s) then
-  /// gets k ≈ 2 kN/m, above the strap's own stiffness at its middle (clamped at both ends, about
-  /// 1 kN/m across it), so the vertex follows the cursor most of the way; with 100 it moved under a
-  /// fifth of the way. The local stretch around the vertex stays moderate (k is still ten times
-  /// below the elastic stiffness of one cell, E × 1 cm = 20 kN/m).
+  /// c of the drag handle's stiffness k = c m̄ / h² (core/deform/handle.h), m̄ the part's mean
+  /// vertex mass (so a part pulls as hard wherever it is grabbed). 10× the core's default of 100:
+  /// the example strap (1 cm cells of rubber, h = 1/60 s) then gets k ≈ 2 kN/m, above its own
+  /// stiffness at its middle (clamped at both ends, about 1 kN/m across it), so the vertex follows
+  /// the cursor most of the way; with 100 it moved under a fifth of the way. The local stretch
+  /// around the vertex stays moderate (k is still ten times below the elastic stiffness of one cell,
+  /// E × 1 cm = 20 kN/m).
   static constexpr double kDragStiffnessFactor = 1e3;
 
   /// Builds the parts of `spec` (compiled as `model`) with time step h, and precomputes JGS2's
@@ -132,10 +133,14 @@ class DeformableParts {
 /// with the vertex order of DeformableParts::surface: what the window shows while the worker builds
 /// and precomputes the parts. Empty when a part cannot be built (the worker then says why).
 std::vector<std::shared_ptr<const MeshData>> restSurfaces(const MechanismSpec& spec);
-/// The boundary of `mesh`: its surface vertices (mesh indices, in first-seen order) and its
+/// Rest dihedral angle above which a part's surface shows a sharp edge (boundarySurface).
+inline constexpr double kCreaseDegrees = 60;
+/// The boundary of `mesh`: its surface vertices (mesh indices, in first-seen order; a mesh vertex on
+/// a crease — a rest dihedral angle above kCreaseDegrees — appears once per smooth side) and its
 /// triangles as indices into them, outward.
 void boundarySurface(const deform::TetMesh& mesh, std::vector<int>& vertices, std::vector<unsigned>& indices);
-/// That surface at positions x (3 per mesh vertex), with smooth (area-weighted) normals.
+/// That surface at positions x (3 per mesh vertex), with smooth (area-weighted) normals, sharp across
+/// the creases split by boundarySurface.
 std::shared_ptr<const MeshData> surfaceMesh(const std::vector<int>& vertices, const std::vector<unsigned>& indices,
                                             const VecX& x);
 

@@ -91,8 +91,10 @@ int validateAndOrient(TetMesh& mesh, double minVolume) {
 }
 
 std::vector<std::array<int, 3>> boundaryFaces(const TetMesh& mesh) {
-  // Faces opposite each vertex, oriented outward for a positive tet.
-  static const int f[4][3] = {{1, 3, 2}, {0, 2, 3}, {0, 3, 1}, {0, 1, 2}};
+  // Faces opposite each vertex, oriented outward for a positive tet: with 6V = det[x1−x0, x2−x0,
+  // x3−x0] > 0, the normal (x2−x0)×(x1−x0) of face (0, 2, 1) has (x3−x0)·n = −6V, pointing away
+  // from vertex 3; the other three are the same face of the tet's even renumberings.
+  static const int f[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
   std::map<std::array<int, 3>, std::pair<int, std::array<int, 3>>> count;
   for (const auto& t : mesh.tets)
     for (const auto& fi : f) {

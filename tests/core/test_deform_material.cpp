@@ -2,7 +2,8 @@
 // and the incremental potential of core/deform/deformable.cpp: the SVD against its definition,
 // stress and Hessians of both materials against central finite differences (step √ε-scaled, the
 // tolerance its truncation error), PSD projection, element and assembled derivatives, mesh
-// generators against closed-form volumes and face counts, and the colouring's defining property.
+// generators against closed-form volumes, face counts and outward faces, and the colouring's
+// defining property.
 #include <QtTest>
 #include <random>
 
@@ -211,6 +212,14 @@ class TestDeformMaterial : public QObject {
     QVERIFY(std::abs(vol - 1.0) < 1e-12);
     // Conforming: only the box's faces are boundary, two triangles per boundary square.
     QCOMPARE(int(boundaryFaces(m).size()), 4 * (4 * 3 + 3 * 2 + 4 * 2));
+    // Outward: each face's normal points away from the box's centre along the axis of its side.
+    const Vec3 centre(1, 0.5, 0.25);
+    for (const auto& f : boundaryFaces(m)) {
+      const Vec3 n = (m.vertices[f[1]] - m.vertices[f[0]]).cross(m.vertices[f[2]] - m.vertices[f[0]]);
+      int axis;
+      n.cwiseAbs().maxCoeff(&axis);
+      QVERIFY(n[axis] * (m.vertices[f[0]][axis] - centre[axis]) > 0);
+    }
     int ncol = 0;
     const auto col = colourVertices(m, &ncol);
     QVERIFY(ncol >= 4);
