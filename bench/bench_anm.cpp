@@ -246,7 +246,8 @@ std::vector<VecX> drivenConfigurations(const Model& driven, const std::vector<do
 
 
 /// Static deformation rows (paper 004 §3.3-3.4): a cantilever 0.8 × 0.2 × 0.2 m (16×4×4 cells, 1536
-/// tets, stable neo-Hookean E = 5e5 Pa, ν = 0.4, ρ = 1000 kg/m³) clamped at x = 0 —
+/// tets, E = 5e5 Pa, ν = 0.4, ρ = 1000 kg/m³; stable neo-Hookean, and ARAP in the "-arap" rows)
+/// clamped at x = 0 —
 ///   deform-gravity  forward gravity equilibrium (λ scales gravity 0 → 1);
 ///   deform-pull     the x = L face as a handle, moved up 0.25 m and twisted 45° (gravity on), from
 ///                   the gravity equilibrium with the handle held;
@@ -277,9 +278,6 @@ std::vector<DeformRow> deformRows() {
     if (mesh.vertices[static_cast<size_t>(v)].x() < 1e-12 || mesh.vertices[static_cast<size_t>(v)].x() > L - 1e-12)
       clampAndHandle.push_back(v);
   }
-  const deform::DeformableModel free = deform::makeDeformableModel(mesh, mat, 100.0, Vec3(0, 0, -9.81), clamp);
-  const deform::DeformableModel held = deform::makeDeformableModel(mesh, mat, 100.0, Vec3(0, 0, -9.81), clampAndHandle);
-  const VecX rest = deform::restPositions(free);
   auto maxDistance = [](const VecX& a, const VecX& b) {
     double d = 0;
     for (int v = 0; v < a.size() / 3; ++v) d = std::max(d, (a.segment<3>(3 * v) - b.segment<3>(3 * v)).norm());
@@ -293,61 +291,69 @@ std::vector<DeformRow> deformRows() {
     return true;
   };
   auto scaleOf = [](const deform::DeformableModel& m) { return m.mu() * m.extent * m.extent; };
-  // The handle case's start: the gravity equilibrium with the handle held; its target.
-  const anm::StaticDeformResult held0 = anm::solveStaticAnm(held, rest, 0.0, rest, 1.0);
-  VecX target = held0.x;
-  const Vec3 axis(L, W / 2, W / 2);
-  const Eigen::AngleAxisd twist(M_PI / 4, Vec3::UnitX());
-  for (int v = 0; v < held.vertexCount(); ++v)
-    if (held.prescribed[static_cast<size_t>(v)] && rest(3 * v) > L - 1e-12)
-      target.segment<3>(3 * v) = axis + twist * (Vec3(rest.segment<3>(3 * v)) - axis) + Vec3(0, 0, 0.25);
-  struct Case {
-    std::string name;
-    const deform::DeformableModel* m;
-    VecX x0, p1;
-    double s0;
-  };
-  const std::vector<Case> cases = {{"deform-gravity", &free, rest, rest, 0.0}, {"deform-pull", &held, held0.x, target, 1.0}};
-  for (const Case& c : cases) {
-    // Newton reference first (its solution is the distance reference).
-    DeformRow nr;
-    nr.name = c.name;
-    nr.method = "newton-static";
-    VecX xn = c.p1;  // prescribed at the target, free vertices at the start
-    for (int v = 0; v < c.m->vertexCount(); ++v)
-      if (!c.m->prescribed[static_cast<size_t>(v)]) xn.segment<3>(3 * v) = c.x0.segment<3>(3 * v);
-    VecX z = xn;
-    for (int v = 0; v < c.m->vertexCount(); ++v) z.segment<3>(3 * v) += c.m->h * c.m->h * c.m->gravity;
-    deform::SolveOptions so;
-    so.method = deform::Method::Newton;
-    so.tolerance = 1e-12;
-    so.maxIterations = 100;
-    const deform::SolveStats st = deform::minimise(*c.m, nullptr, so, z, xn);
-    nr.iterations = nr.factorizations = nr.solves = st.iterations;
-    nr.seconds = st.seconds;
-    nr.converged = st.converged;
-    nr.residual = anm::staticResidual(*c.m, xn, 1.0).lpNorm<Eigen::Infinity>() / scaleOf(*c.m);
-    nr.noInversion = noInversion(*c.m, xn);
-    nr.length = maxDistance(c.p1, c.x0);
-    for (bool pade : {false, true}) {
-      DeformRow r;
-      r.name = c.name;
-      r.method = pade ? "anm-pade" : "anm";
-      anm::StaticDeformOptions opt;
-      opt.anm.pade = pade;
-      const auto t0 = std::chrono::steady_clock::now();
-      const anm::StaticDeformResult a = anm::solveStaticAnm(*c.m, c.x0, c.s0, c.p1, 1.0, opt);
-      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      r.iterations = r.factorizations = a.steps;
-      r.solves = a.solves;
-      r.converged = a.converged;
-      r.residual = a.residual;
-      r.noInversion = noInversion(*c.m, a.x);
-      r.length = nr.length;
-      r.distance = maxDistance(a.x, xn);
-      rows.push_back(r);
+  for (const deform::hd::MaterialKind kind : {deform::hd::kStableNeoHookean, deform::hd::kArap}) {
+    mat.kind = kind;
+    const std::string suffix = kind == deform::hd::kArap ? "-arap" : "";
+    const deform::DeformableModel free = deform::makeDeformableModel(mesh, mat, 100.0, Vec3(0, 0, -9.81), clamp);
+    const deform::DeformableModel held = deform::makeDeformableModel(mesh, mat, 100.0, Vec3(0, 0, -9.81), clampAndHandle);
+    const VecX rest = deform::restPositions(free);
+    // The handle case's start: the gravity equilibrium with the handle held; its target.
+    const anm::StaticDeformResult held0 = anm::solveStaticAnm(held, rest, 0.0, rest, 1.0);
+    VecX target = held0.x;
+    const Vec3 axis(L, W / 2, W / 2);
+    const Eigen::AngleAxisd twist(M_PI / 4, Vec3::UnitX());
+    for (int v = 0; v < held.vertexCount(); ++v)
+      if (held.prescribed[static_cast<size_t>(v)] && rest(3 * v) > L - 1e-12)
+        target.segment<3>(3 * v) = axis + twist * (Vec3(rest.segment<3>(3 * v)) - axis) + Vec3(0, 0, 0.25);
+    struct Case {
+      std::string name;
+      const deform::DeformableModel* m;
+      VecX x0, p1;
+      double s0;
+    };
+    const std::vector<Case> cases = {{"deform-gravity" + suffix, &free, rest, rest, 0.0},
+                                   {"deform-pull" + suffix, &held, held0.x, target, 1.0}};
+    for (const Case& c : cases) {
+      // Newton reference first (its solution is the distance reference).
+      DeformRow nr;
+      nr.name = c.name;
+      nr.method = "newton-static";
+      VecX xn = c.p1;  // prescribed at the target, free vertices at the start
+      for (int v = 0; v < c.m->vertexCount(); ++v)
+        if (!c.m->prescribed[static_cast<size_t>(v)]) xn.segment<3>(3 * v) = c.x0.segment<3>(3 * v);
+      VecX z = xn;
+      for (int v = 0; v < c.m->vertexCount(); ++v) z.segment<3>(3 * v) += c.m->h * c.m->h * c.m->gravity;
+      deform::SolveOptions so;
+      so.method = deform::Method::Newton;
+      so.tolerance = 1e-12;
+      so.maxIterations = 100;
+      const deform::SolveStats st = deform::minimise(*c.m, nullptr, so, z, xn);
+      nr.iterations = nr.factorizations = nr.solves = st.iterations;
+      nr.seconds = st.seconds;
+      nr.converged = st.converged;
+      nr.residual = anm::staticResidual(*c.m, xn, 1.0).lpNorm<Eigen::Infinity>() / scaleOf(*c.m);
+      nr.noInversion = noInversion(*c.m, xn);
+      nr.length = maxDistance(c.p1, c.x0);
+      for (bool pade : {false, true}) {
+        DeformRow r;
+        r.name = c.name;
+        r.method = pade ? "anm-pade" : "anm";
+        anm::StaticDeformOptions opt;
+        opt.anm.pade = pade;
+        const auto t0 = std::chrono::steady_clock::now();
+        const anm::StaticDeformResult a = anm::solveStaticAnm(*c.m, c.x0, c.s0, c.p1, 1.0, opt);
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        r.iterations = r.factorizations = a.steps;
+        r.solves = a.solves;
+        r.converged = a.converged;
+        r.residual = a.residual;
+        r.noInversion = noInversion(*c.m, a.x);
+        r.length = nr.length;
+        r.distance = maxDistance(a.x, xn);
+        rows.push_back(r);
+      }
+      rows.push_back(nr);
     }
-    rows.push_back(nr);
   }
   return rows;
 }
@@ -482,7 +488,8 @@ int runAnm(std::ostream& out, bool csv, const std::string& sourceDir) {
     out << line;
     if (i % methods.size() == methods.size() - 1) out << "\n";
   }
-  out << "static deformation (paper 004 eq. 68), cantilever 16x4x4 cells, stable neo-Hookean: ANM continuation vs\n"
+  out << "static deformation (paper 004 eq. 68), cantilever 16x4x4 cells, stable neo-Hookean (-arap: ARAP): ANM\n"
+      << "continuation vs "
       << "projected Newton (CHOLMOD); fact = ANM steps / Newton iterations; residual = max|R| / (mu extent^2);\n"
       << "distance = largest vertex distance to Newton's solution; branch = no inverted tet.\n";
   const std::vector<DeformRow> drows = deformRows();

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/anm/polar_series.h"
 #include "core/deform/hd/element.h"
 #include "core/max_abs.h"
 
@@ -47,13 +48,6 @@ Mat3 deformationGradient(const DeformableModel& m, const VecX& X, int t, const E
 
 double forceScale(const DeformableModel& m) { return m.mu() * m.extent * m.extent; }
 
-void requireNeoHookean(const DeformableModel& m) {
-  if (m.material.kind != deform::hd::kStableNeoHookean)
-    throw std::invalid_argument(
-        "ANM static deformation: only the stable neo-Hookean material is supported (ARAP's polar rotation "
-        "has no series here)");
-}
-
 }  // namespace
 
 VecX staticResidual(const DeformableModel& m, const VecX& x, double gravityScale) {
@@ -76,17 +70,25 @@ VecX staticResidual(const DeformableModel& m, const VecX& x, double gravityScale
 
 StaticDeformHomotopy::StaticDeformHomotopy(const DeformableModel& m, const VecX& xk, const VecX& dp, double s0,
                                            double ds, int order, bool correct)
-    : m_(m), x0_(xk), dp_(dp), mu_(m.mu()), la_(m.lambda()), order_(order) {
-  requireNeoHookean(m);
+    : m_(m), x0_(xk), dp_(dp), mu_(m.mu()), la_(m.lambda()), arap_(m.material.kind == deform::hd::kArap),
+      order_(order) {
   const int nt = m.tetCount();
   X_.assign(std::size_t(order) + 1, VecX::Zero(xk.size()));
   X_[0] = xk;
   F_.assign(std::size_t(order) + 1, std::vector<Mat3>(std::size_t(nt), Mat3::Zero()));
-  C_ = F_;
+  C_ = F_;  // neo-Hookean: cof F_i; ARAP: R_i
   s_.assign(std::size_t(order) + 1, std::vector<double>(std::size_t(nt), 0.0));
+  if (arap_) polar_.resize(std::size_t(nt));
+  bool differentiable = true;
   for (int t = 0; t < nt; ++t) {
     const Mat3 F = deformationGradient(m, xk, t, shapeGradients(m, t));
     F_[0][std::size_t(t)] = F;
+    if (arap_) {
+      polar_[std::size_t(t)] = polarSeriesBase(F);
+      C_[0][std::size_t(t)] = polar_[std::size_t(t)].R0;
+      differentiable = differentiable && polar_[std::size_t(t)].ok;
+      continue;
+    }
     C_[0][std::size_t(t)] = cofBilinear(F, F);
     const double J = F.row(0).dot(C_[0][std::size_t(t)].row(0));
     s_[0][std::size_t(t)] = la_ * (J - 1) - mu_;
@@ -100,7 +102,7 @@ StaticDeformHomotopy::StaticDeformHomotopy(const DeformableModel& m, const VecX&
   for (int i = 0; i < m.freeCount(); ++i)
     for (int r = 0; r < 3; ++r) K.coeffRef(3 * i + r, 3 * i + r) -= invH2 * m.mass[std::size_t(m.freeVertices[std::size_t(i)])];
   lu_.compute(K);
-  ok_ = lu_.info() == Eigen::Success;
+  ok_ = differentiable && lu_.info() == Eigen::Success;
   // v = ∂H/∂μ = K_xp Δp − Δs M g + R(x_k): K_xp Δp from the element Hessians.
   v_ = VecX::Zero(3 * m.freeCount());
   for (int t = 0; t < nt; ++t) {
@@ -154,20 +156,33 @@ void StaticDeformHomotopy::tetForce(int k, bool biasOnly, VecX& q) {
     const std::size_t T = std::size_t(t);
     const Eigen::Matrix<double, 4, 3> B = shapeGradients(m_, t);
     const Mat3 Fk = biasOnly ? Mat3::Zero() : deformationGradient(m_, X_[K], t, B);
-    // cof_k = Σ_{i=0}^{k} C(F_i, F_{k−i}) (F_k enters at i = 0 and i = k).
-    Mat3 cof = cofBilinear(F_[0][T], Fk) + cofBilinear(Fk, F_[0][T]);
-    for (int i = 1; i < k; ++i) cof += cofBilinear(F_[std::size_t(i)][T], F_[K - std::size_t(i)][T]);
-    // J_k = Σ_{i=0}^{k} F_i(0,:) · cof_{k−i}(0,:).
-    double J = F_[0][T].row(0).dot(cof.row(0)) + Fk.row(0).dot(C_[0][T].row(0));
-    for (int i = 1; i < k; ++i) J += F_[std::size_t(i)][T].row(0).dot(C_[K - std::size_t(i)][T].row(0));
-    const double sk = la_ * J;
-    // P_k = μ F_k + Σ_i s_i cof_{k−i}.
-    Mat3 P = mu_ * Fk + s_[0][T] * cof + sk * C_[0][T];
-    for (int i = 1; i < k; ++i) P += s_[std::size_t(i)][T] * C_[K - std::size_t(i)][T];
-    if (!biasOnly) {
-      F_[K][T] = Fk;
-      C_[K][T] = cof;
-      s_[K][T] = sk;
+    Mat3 P;
+    if (arap_) {
+      // ARAP: P_k = 2μ (F_k − R_k), R_k from the polar series (polar_series.h).
+      const Mat3 Rk = polarRotationCoeff(
+          polar_[T], Fk, [&](int i) -> const Mat3& { return F_[std::size_t(i)][T]; },
+          [&](int i) -> const Mat3& { return C_[std::size_t(i)][T]; }, k);
+      P = 2 * mu_ * (Fk - Rk);
+      if (!biasOnly) {
+        F_[K][T] = Fk;
+        C_[K][T] = Rk;
+      }
+    } else {
+      // cof_k = Σ_{i=0}^{k} C(F_i, F_{k−i}) (F_k enters at i = 0 and i = k).
+      Mat3 cof = cofBilinear(F_[0][T], Fk) + cofBilinear(Fk, F_[0][T]);
+      for (int i = 1; i < k; ++i) cof += cofBilinear(F_[std::size_t(i)][T], F_[K - std::size_t(i)][T]);
+      // J_k = Σ_{i=0}^{k} F_i(0,:) · cof_{k−i}(0,:).
+      double J = F_[0][T].row(0).dot(cof.row(0)) + Fk.row(0).dot(C_[0][T].row(0));
+      for (int i = 1; i < k; ++i) J += F_[std::size_t(i)][T].row(0).dot(C_[K - std::size_t(i)][T].row(0));
+      const double sk = la_ * J;
+      // P_k = μ F_k + Σ_i s_i cof_{k−i}.
+      P = mu_ * Fk + s_[0][T] * cof + sk * C_[0][T];
+      for (int i = 1; i < k; ++i) P += s_[std::size_t(i)][T] * C_[K - std::size_t(i)][T];
+      if (!biasOnly) {
+        F_[K][T] = Fk;
+        C_[K][T] = cof;
+        s_[K][T] = sk;
+      }
     }
     // Nodal forces V Σ_c P_rc b_a[c] at the free vertices.
     const auto& e = m_.mesh.tets[T];
@@ -196,7 +211,6 @@ void StaticDeformHomotopy::push(int k, const VecX& xk, double muk) {
 
 StaticDeformResult solveStaticAnm(const DeformableModel& m, const VecX& x0, double s0, const VecX& p1, double s1,
                                   const StaticDeformOptions& opt) {
-  requireNeoHookean(m);
   const int n = 3 * m.vertexCount();
   if (x0.size() != n || p1.size() != n)
     throw std::invalid_argument("ANM static deformation: positions must have 3 entries per vertex");
@@ -231,7 +245,8 @@ StaticDeformResult solveStaticAnm(const DeformableModel& m, const VecX& x0, doub
     const double ds = atEnd ? 0.0 : s1 - s;
     StaticDeformHomotopy h(m, x, dp, s, ds, opt.anm.order, true);
     if (!h.factorised()) {
-      res.message = "ANM static deformation: the tangent stiffness is singular";
+      res.message = "ANM static deformation: the tangent stiffness is singular (or an ARAP element is flattened, "
+                    "where its rotation has no series)";
       break;
     }
     AnmSeries series;

@@ -7,8 +7,8 @@
 //   R(x, p, s) = f(x, p) − s M g,   f_a = Σ_{e∋a} V_e P(F_e) b_{e,a}   (the elastic nodal forces,
 // paper eq. 58 with the rest normals written as the shape-function gradients b of hd/element.h),
 // M the lumped masses and g the model's gravity. The material is the model's: the stable
-// neo-Hookean of core/deform (P = μ F + (λ(J − 1) − μ) cof F, J = det F), or ARAP is refused (its
-// polar rotation would need the SVD-W / polar-decomposition series of notes §2.3, not implemented).
+// neo-Hookean of core/deform (P = μ F + (λ(J − 1) − μ) cof F, J = det F) or ARAP (P = 2μ (F − R),
+// R the polar rotation of F, whose series is polar_series.h).
 // The model's time step and inertia play no part: this is the static problem.
 //
 // HOMOTOPY (eq. 68, with the error-correcting form of eq. 34). The path goes from the state at
@@ -31,6 +31,8 @@
 //   s_0 = λ(J_0 − 1) − μ,  s_k = λ J_k (k ≥ 1)
 //   P_k = μ F_k + Σ_{i=0}^{k} s_i cof_{k−i}
 // with F_k = 0 (and the terms it enters) for the bias q_k, exact coefficients after x_k is solved.
+// ARAP: P_k = 2μ (F_k − R_k), R_k = polarRotationCoeff (affine in F_k; its slope is the exact
+// derivative of R, so the factorised Hessian below is the series' tangent for both materials).
 // Gravity and the correction term are linear in μ and contribute to v only.
 #include <string>
 #include <vector>
@@ -38,6 +40,7 @@
 #include <Eigen/SparseLU>
 
 #include "core/anm/anm_step.h"
+#include "core/anm/polar_series.h"
 #include "core/deform/deformable.h"
 
 namespace mechsim::anm {
@@ -68,9 +71,11 @@ class StaticDeformHomotopy : public AnmProblem {
   const deform::DeformableModel& m_;
   VecX x0_, dp_, v_;
   double mu_, la_;
+  bool arap_;
   int order_;
   std::vector<VecX> X_;                 // full-position coefficients X_0..X_k (3 nv)
-  std::vector<std::vector<Mat3>> F_, C_;  // per order: per tet F_i and cof_i
+  std::vector<std::vector<Mat3>> F_, C_;  // per order: per tet F_i and cof F_i (ARAP: R_i)
+  std::vector<PolarSeriesBase> polar_;   // ARAP: per tet, the rotation series' order-0 data
   std::vector<std::vector<double>> s_;  // per order: per tet s_i
   Eigen::SparseLU<SpMat> lu_;
   bool ok_ = false;
@@ -95,7 +100,7 @@ struct StaticDeformResult {
 /// ANM continuation of the static equilibrium from x0 (3 nv, an equilibrium at p_0 = x0's
 /// prescribed entries and gravity scale s0; small residuals are corrected on the way) to the
 /// prescribed positions p1 (3 nv; only prescribed entries are used) and gravity scale s1.
-/// Throws std::invalid_argument for ARAP or sizes that do not match.
+/// Throws std::invalid_argument for sizes that do not match or non-finite input.
 StaticDeformResult solveStaticAnm(const deform::DeformableModel& m, const VecX& x0, double s0, const VecX& p1,
                                   double s1, const StaticDeformOptions& opt = {});
 
