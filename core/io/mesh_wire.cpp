@@ -18,6 +18,29 @@ void put(std::string& out, const T* data, std::size_t count) {
   out.append(reinterpret_cast<const char*>(data), count * sizeof(T));
 }
 
+[[noreturn]] void malformed(const char* what, const char* why) {
+  throw std::runtime_error(std::string("malformed ") + what + ": " + why);
+}
+
+/// The framing both wires share: an 8-byte magic, `n` 64-bit counts, the body, the end mark.
+struct Frame {
+  std::uint64_t counts[3] = {0, 0, 0};
+  const char* body = nullptr;
+  std::size_t size = 0;  // the body's bytes
+};
+
+Frame openFrame(const std::string& bytes, const char (&magic)[8], int n, const char* what) {
+  const std::size_t head = sizeof magic + 8 * std::size_t(n);
+  if (bytes.size() < head + sizeof kEnd) malformed(what, "too short");
+  if (std::memcmp(bytes.data(), magic, sizeof magic) != 0) malformed(what, "wrong header");
+  Frame f;
+  for (int k = 0; k < n; ++k) std::memcpy(&f.counts[k], bytes.data() + sizeof magic + 8 * k, 8);
+  f.body = bytes.data() + head;
+  f.size = bytes.size() - head - sizeof kEnd;
+  if (std::memcmp(bytes.data() + bytes.size() - sizeof kEnd, kEnd, sizeof kEnd) != 0) malformed(what, "no end mark");
+  return f;
+}
+
 }  // namespace
 
 std::string encodeMeshWire(const MeshData& mesh) {
@@ -35,24 +58,18 @@ std::string encodeMeshWire(const MeshData& mesh) {
 }
 
 MeshData decodeMeshWire(const std::string& bytes) {
-  auto fail = [](const char* why) { throw std::runtime_error(std::string("malformed mesh data: ") + why); };
-  constexpr std::size_t head = sizeof kMagic + 3 * sizeof(std::uint64_t);
-  if (bytes.size() < head + sizeof kEnd) fail("too short");
-  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) fail("wrong header");
-  std::uint64_t nv, nn, ni;
-  std::memcpy(&nv, bytes.data() + 8, 8);
-  std::memcpy(&nn, bytes.data() + 16, 8);
-  std::memcpy(&ni, bytes.data() + 24, 8);
+  constexpr const char* what = "mesh data";
+  const Frame f = openFrame(bytes, kMagic, 3, what);
+  const std::uint64_t nv = f.counts[0], nn = f.counts[1], ni = f.counts[2];
   // Bound each count by the bytes present before multiplying, so no product overflows.
-  const std::size_t body = bytes.size() - head - sizeof kEnd;
-  if (nv > body / 12 || nn > body / 12 || ni > body / 4) fail("counts larger than the data");
-  if (nv > 0xffffffffu) fail("more vertices than 32-bit indices reach");
-  if (nn != 0 && nn != nv) fail("normals neither absent nor one per vertex");
-  if (ni % 3 != 0) fail("index count not a multiple of 3");
-  if (12 * (nv + nn) + 4 * ni != body) fail("length does not match the counts");
-  if (std::memcmp(bytes.data() + bytes.size() - sizeof kEnd, kEnd, sizeof kEnd) != 0) fail("no end mark");
+  const std::size_t body = f.size;
+  if (nv > body / 12 || nn > body / 12 || ni > body / 4) malformed(what, "counts larger than the data");
+  if (nv > 0xffffffffu) malformed(what, "more vertices than 32-bit indices reach");
+  if (nn != 0 && nn != nv) malformed(what, "normals neither absent nor one per vertex");
+  if (ni % 3 != 0) malformed(what, "index count not a multiple of 3");
+  if (12 * (nv + nn) + 4 * ni != body) malformed(what, "length does not match the counts");
   MeshData m;
-  const char* p = bytes.data() + head;
+  const char* p = f.body;
   for (auto [list, n] : {std::pair{&m.vertices, nv}, std::pair{&m.normals, nn}}) {
     list->resize(n);
     for (Eigen::Vector3f& v : *list) {
@@ -63,9 +80,9 @@ MeshData decodeMeshWire(const std::string& bytes) {
   m.indices.resize(ni);
   if (ni > 0) std::memcpy(m.indices.data(), p, 4 * ni);
   for (const Eigen::Vector3f& v : m.vertices)
-    if (!v.allFinite()) fail("a vertex is not a finite number");
+    if (!v.allFinite()) malformed(what, "a vertex is not a finite number");
   for (unsigned i : m.indices)
-    if (i >= nv) fail("an index outside the vertices");
+    if (i >= nv) malformed(what, "an index outside the vertices");
   return m;
 }
 
@@ -84,24 +101,18 @@ std::string encodeTetWire(const TetMeshFile& mesh) {
 }
 
 TetMeshFile decodeTetWire(const std::string& bytes) {
-  auto fail = [](const char* why) { throw std::runtime_error(std::string("malformed tet mesh data: ") + why); };
-  constexpr std::size_t head = sizeof kTetMagic + 2 * sizeof(std::uint64_t);
-  if (bytes.size() < head + sizeof kEnd) fail("too short");
-  if (std::memcmp(bytes.data(), kTetMagic, sizeof kTetMagic) != 0) fail("wrong header");
-  std::uint64_t nv, nt;
-  std::memcpy(&nv, bytes.data() + 8, 8);
-  std::memcpy(&nt, bytes.data() + 16, 8);
-  const std::size_t body = bytes.size() - head - sizeof kEnd;
-  if (nv > body / 24 || nt > body / 16) fail("counts larger than the data");
-  if (24 * nv + 16 * nt != body) fail("length does not match the counts");
-  if (std::memcmp(bytes.data() + bytes.size() - sizeof kEnd, kEnd, sizeof kEnd) != 0) fail("no end mark");
+  constexpr const char* what = "tet mesh data";
+  const Frame f = openFrame(bytes, kTetMagic, 2, what);
+  const std::uint64_t nv = f.counts[0], nt = f.counts[1];
+  if (nv > f.size / 24 || nt > f.size / 16) malformed(what, "counts larger than the data");
+  if (24 * nv + 16 * nt != f.size) malformed(what, "length does not match the counts");
   TetMeshFile m;
-  const char* p = bytes.data() + head;
+  const char* p = f.body;
   m.vertices.resize(nv);
   for (Vec3& v : m.vertices) {
     std::memcpy(v.data(), p, 24);
     p += 24;
-    if (!v.allFinite()) fail("a vertex is not a finite number");
+    if (!v.allFinite()) malformed(what, "a vertex is not a finite number");
   }
   m.tets.resize(nt);
   for (auto& t : m.tets) {
@@ -109,7 +120,7 @@ TetMeshFile decodeTetWire(const std::string& bytes) {
     std::memcpy(ix, p, 16);
     p += 16;
     for (int a = 0; a < 4; ++a) {
-      if (ix[a] < 0 || static_cast<std::uint64_t>(ix[a]) >= nv) fail("an index outside the vertices");
+      if (ix[a] < 0 || static_cast<std::uint64_t>(ix[a]) >= nv) malformed(what, "an index outside the vertices");
       t[a] = ix[a];
     }
   }
