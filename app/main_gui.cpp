@@ -34,31 +34,24 @@
 #include <QMouseEvent>
 #include <QPointingDevice>
 
+#include "data_root.h"
 #include "ui/drag_handler.h"
 #include "ui/main_window.h"
 #include "ui/picking.h"
 #include "ui/viewport.h"
 
-#ifndef MECHSIM_SOURCE_DIR
-#define MECHSIM_SOURCE_DIR ""
-#endif
 #ifndef MECHSIM_VERSION
 #define MECHSIM_VERSION "0"
 #endif
 
 namespace {
 
-/// The default mechanism: the source tree's, else one found relative to the executable.
+/// The default mechanism, mechanisms/fourbar.json of the examples (data_root.h); empty when none.
 QString defaultMechanism() {
-  const QString name = QStringLiteral("mechanisms/fourbar.json");
-  QStringList candidates;
-  if (const QString src = QStringLiteral(MECHSIM_SOURCE_DIR); !src.isEmpty()) candidates << QDir(src).filePath(name);
-  const QDir exe(QCoreApplication::applicationDirPath());
-  candidates << exe.filePath(name) << exe.filePath("../" + name) << exe.filePath("../../" + name)
-             << exe.filePath("../share/mechsim/" + name);
-  for (const QString& c : candidates)
-    if (QFileInfo::exists(c)) return QFileInfo(c).absoluteFilePath();
-  return {};
+  const std::string root = mechsim::app::dataRoot();
+  if (root.empty()) return {};
+  const QString file = QDir(QString::fromStdString(root)).filePath(QStringLiteral("mechanisms/fourbar.json"));
+  return QFileInfo::exists(file) ? file : QString();
 }
 
 bool parseSize(const QString& text, QSize& size) {

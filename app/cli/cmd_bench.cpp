@@ -1,11 +1,11 @@
 // app/cli/cmd_bench.cpp — `mechsim-cli bench NAME [--csv] [--quick]` (deform also `--gpu`): the benchmark
 // programs.
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <string>
 
 #include "cli/commands.h"
+#include "data_root.h"
 #ifdef MECHSIM_HAVE_BENCH
 #include "bench/bench.h"
 #endif
@@ -15,16 +15,11 @@ namespace mechsim::cli {
 #ifdef MECHSIM_HAVE_BENCH
 namespace {
 
-/// Where the examples the benchmarks load lie: the source tree this program was built from, else
-/// share/mechsim beside an installed program (CMakeLists.txt, `cmake --install`).
+/// Where the examples the benchmarks load lie (data_root.h); the source tree when none is found,
+/// the benchmark then names the file it cannot open.
 std::string examplesRoot() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(fs::path(MECHSIM_SOURCE_DIR) / "mechanisms", ec)) return MECHSIM_SOURCE_DIR;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path installed = self.parent_path().parent_path() / "share" / "mechsim";
-  if (!ec && fs::is_directory(installed / "mechanisms", ec)) return installed.string();
-  return MECHSIM_SOURCE_DIR;  // the benchmark then names the file it cannot open
+  const std::string root = app::dataRoot();
+  return root.empty() ? MECHSIM_SOURCE_DIR : root;
 }
 
 }  // namespace
