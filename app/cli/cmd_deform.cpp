@@ -20,11 +20,20 @@
 // when a step does not converge to a finite state (rows until then are written) — except that a
 // part whose file sets "maxIterations" runs on that budget: a step stopped at the cap keeps its
 // (finite) state, its row says converged 0, and the summary line counts such steps.
+//
+// `--vtk DIR` also writes the parts' motion for ParaView and other VTK readers (core/io/vtk.h):
+// DIR/<part>_<k>.vtu for every `--vtk-every`-th time t_k (default every one, t = 0 included) —
+// the tet mesh at its positions, point fields displacement (from rest, m), velocity (m/s) and
+// von_mises (Pa, the mean of the vertex's tets), cell field von_mises (Pa) — and DIR/<part>.pvd,
+// the series with its times, written last (also after a failure, listing the states written).
+// <part> is the part's name made safe as a file name (and numbered when two names meet).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -34,8 +43,10 @@
 #include "cli/commands.h"
 #include "core/data.h"
 #include "core/deform/from_spec.h"
+#include "core/deform/stress.h"
 #include "core/deform/solver.h"
 #include "core/io/load.h"
+#include "core/io/vtk.h"
 #include "core/io/write.h"
 #include "core/kinematics/kinematics.h"
 #ifdef MECHSIM_HAVE_CUDA
@@ -50,11 +61,13 @@ int cmdDeform(const Args& argsIn) {
   // --method, --step-control, --modes and --backend are ours; the rest are the common run options.
   Args args;
   std::string methodS, controlS, modesS, backendS = "auto";  // empty: each part's own (the file's)
+  std::string vtkDir, vtkEveryS;
   for (std::size_t i = 0; i < argsIn.size(); ++i) {
     std::string* target = nullptr;
     std::string name;
     for (auto [opt, dst] : {std::pair<const char*, std::string*>{"--method", &methodS}, {"--step-control", &controlS},
-                            {"--modes", &modesS}, {"--backend", &backendS}})
+                            {"--modes", &modesS}, {"--backend", &backendS}, {"--vtk", &vtkDir},
+                            {"--vtk-every", &vtkEveryS}})
       if (argsIn[i] == opt || argsIn[i].rfind(std::string(opt) + "=", 0) == 0) {
         target = dst;
         name = opt;
@@ -92,6 +105,21 @@ int cmdDeform(const Args& argsIn) {
       return 2;
     }
     modesArg = static_cast<int>(m);
+  }
+  long vtkEvery = 1;
+  if (!vtkEveryS.empty()) {
+    double e = 0;
+    if (!parseNumber(vtkEveryS, "--vtk-every", e)) return 2;
+    if (e != std::floor(e) || e < 1 || e > 1e6) {
+      std::fprintf(stderr, "mechsim-cli: deform: --vtk-every: expected a whole number of steps from 1, got '%s'\n",
+                   vtkEveryS.c_str());
+      return 2;
+    }
+    if (vtkDir.empty()) {
+      std::fprintf(stderr, "mechsim-cli: deform: --vtk-every needs --vtk DIR\n");
+      return 2;
+    }
+    vtkEvery = static_cast<long>(e);
   }
   if (backendS != "auto" && backendS != "cpu" && backendS != "cuda") {
     std::fprintf(stderr, "mechsim-cli: deform: unknown backend '%s' (auto, cpu, cuda)\n", backendS.c_str());
@@ -142,6 +170,8 @@ int cmdDeform(const Args& argsIn) {
     deform::SolveOptions opt;
     bool budget = false;  // the file caps the iterations: a step at the cap is not a failure
     VecX x, v;
+    std::string stem;  // --vtk: the files' stem
+    std::vector<std::pair<double, std::string>> vtkSteps;  // --vtk: (t, file) written
 #ifdef MECHSIM_HAVE_CUDA
     std::unique_ptr<gpu::DeviceSolver> device;  // set: the part is stepped on the device
 #endif
@@ -197,6 +227,45 @@ int cmdDeform(const Args& argsIn) {
     return 2;
   }
 
+  if (!vtkDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(vtkDir, ec);
+    if (!std::filesystem::is_directory(vtkDir, ec)) {
+      std::fprintf(stderr, "mechsim-cli: deform: --vtk: cannot make the folder '%s'\n", vtkDir.c_str());
+      return 2;
+    }
+    std::set<std::string> taken;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      std::string stem = io::fileStem(parts[k].name);
+      if (!taken.insert(stem).second) {
+        stem += "-" + std::to_string(k + 1);
+        taken.insert(stem);
+      }
+      parts[k].stem = stem;
+    }
+  }
+  // --vtk: part p's state at t_k as DIR/<stem>_<k>.vtu (atomically; a state that is not finite is
+  // not written, the run ends there anyway).
+  auto writeVtk = [&](Part& p, long k, double t) {
+    if (!p.x.allFinite() || !p.v.allFinite()) return;
+    char number[32];
+    std::snprintf(number, sizeof number, "_%06ld.vtu", k);
+    const std::string file = p.stem + number;
+    const VecX rest = deform::restPositions(p.m);
+    const VecX disp = p.x - rest;
+    std::vector<io::VtkField> pointData = {{"displacement", 3, {disp.data(), disp.data() + disp.size()}},
+                                           {"velocity", 3, {p.v.data(), p.v.data() + p.v.size()}},
+                                           {"von_mises", 1, deform::vertexVonMises(p.m, p.x)}};
+    std::vector<io::VtkField> cellData = {{"von_mises", 1, deform::tetVonMises(p.m, p.x)}};
+    io::writeFileAtomically((std::filesystem::path(vtkDir) / file).string(),
+                            io::vtuText(p.m.mesh.tets, p.x, pointData, cellData));
+    p.vtkSteps.emplace_back(t, file);
+  };
+  auto writeSeries = [&]() {
+    for (const Part& p : parts)
+      io::writeFileAtomically((std::filesystem::path(vtkDir) / (p.stem + ".pvd")).string(), io::pvdText(p.vtkSteps));
+  };
+
   Data d = makeData(model);
   std::ostringstream csv;
   csv.precision(9);
@@ -242,6 +311,13 @@ int cmdDeform(const Args& argsIn) {
         speed = std::max(speed, p.v.segment<3>(3 * i).norm());
       }
       maxAttach = std::max(maxAttach, attach);
+      if (!vtkDir.empty() && k % vtkEvery == 0) {
+        try {
+          writeVtk(p, k, t);
+        } catch (const std::exception& e) {
+          failure = std::string("--vtk: ") + e.what();
+        }
+      }
       csv << t << ',' << p.name << ',' << st.iterations << ',' << int(st.converged) << ',' << centroid.x() << ','
           << centroid.y() << ',' << centroid.z() << ',' << speed << ',' << attach << '\n';
       if (p.x.allFinite() && !st.diverged && !st.converged && p.budget) {
@@ -261,11 +337,21 @@ int cmdDeform(const Args& argsIn) {
     std::fprintf(stderr, "mechsim-cli: deform: cannot write '%s': %s\n", run.out.c_str(), e.what());
     return 2;
   }
+  if (!vtkDir.empty()) try {
+      writeSeries();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "mechsim-cli: deform: --vtk: %s\n", e.what());
+      return 2;
+    }
   std::printf("deform: %zu part(s), %ld steps, method %s, backend %s, wall %.3f s, %.2f iterations per step, max "
               "attachment error %.3g m",
               parts.size(), stepsDone, methods.c_str(), backends.c_str(), wall,
               solves ? double(totalIterations) / solves : 0.0, maxAttach);
   if (capped > 0) std::printf(", %ld part step(s) stopped at the file's maxIterations", capped);
+  if (!vtkDir.empty())
+    std::printf(", VTK series %s (%zu states)",
+                (std::filesystem::path(vtkDir) / (parts.front().stem + ".pvd")).lexically_normal().c_str(),
+                parts.front().vtkSteps.size());
   std::printf("\n");
   if (!failure.empty()) {
     // The rows written: every time up to the failed step, whose row (if the part got one) says

@@ -20,7 +20,7 @@ void usage(std::FILE* to) {
                "  check FILE [--json]                               load and analyse a mechanism\n"
                "  kinematics FILE --t-end T --dt H --out OUT.csv    kinematic analysis driven by the file's drivers\n"
                "  simulate FILE --t-end T --dt H --out OUT.csv      forward dynamics (reactions and energy columns)\n"
-               "  deform FILE --t-end T --dt H --out OUT.csv        kinematic run with deformable parts (--method M)\n"
+               "  deform FILE --t-end T --dt H --out OUT.csv        kinematic run with deformable parts (--method M, --vtk DIR)\n"
                "  bench NAME [--csv]                                benchmark programs (kinematics, dynamics, anm, deform, contact)\n"
                "  info                                              version, build options, compute devices\n"
                "\n"
@@ -78,7 +78,8 @@ const char* commandUsage(const std::string& command) {
       {"simulate", "mechsim-cli simulate FILE --t-end T [--dt H] --out OUT.csv"},
       {"deform",
        "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
-       "[--step-control none|line-search|subspace] [--modes 64..1024] [--backend auto|cpu|cuda]"},
+       "[--step-control none|line-search|subspace] [--modes 64..1024] [--backend auto|cpu|cuda] "
+       "[--vtk DIR [--vtk-every N]]"},
       {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact [--csv] [--quick] [--gpu]   (--quick: deform and "
                 "contact only, a shorter run; --gpu: deform only, the CUDA backend against its CPU twin)"},
       {"info", "mechsim-cli info"},

@@ -3,6 +3,8 @@
 // a bad file (exit 1, `FILE:LINE:COL: error:` on stderr), and `kinematics` (exit 0, the CSV
 // header of docs/format.md §2 "Trajectory CSV" with rates, one row per output time, finite
 // numbers), including the singular examples driven through their singular positions.
+// `deform --vtk` writes the parts' motion as VTK XML (.vtu per state, .pvd series), read back here
+// with Qt's XML reader and checked against the run's own CSV.
 #include <QtTest>
 
 #include <QJsonArray>
@@ -11,7 +13,12 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
+#include <vector>
 
 #include "tests/mesh_reader_crash.h"
 
@@ -55,6 +62,52 @@ QString strapWithSolver(const QTemporaryDir& dir, const char* solverKeys) {
   QFile out(path);
   if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0) return {};
   return path;
+}
+
+
+/// One .vtu file read back: its counts, the positions, the tets and the named Float64 arrays (by
+/// section: "PointData/NAME", "CellData/NAME"). `error` says what was wrong, empty when read.
+struct VtuFile {
+  int points = -1, cells = -1;
+  std::vector<double> x;
+  std::vector<long> connectivity, offsets, types;
+  std::map<QString, std::vector<double>> arrays;
+  QString error;
+};
+
+VtuFile readVtu(const QString& path) {
+  VtuFile f;
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    f.error = "cannot open " + path;
+    return f;
+  }
+  QXmlStreamReader xml(&file);
+  QString section;
+  while (!xml.atEnd()) {
+    if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+    const QStringView name = xml.name();
+    if (name == u"Piece") {
+      f.points = xml.attributes().value("NumberOfPoints").toInt();
+      f.cells = xml.attributes().value("NumberOfCells").toInt();
+    } else if (name == u"PointData" || name == u"CellData" || name == u"Points" || name == u"Cells") {
+      section = name.toString();
+    } else if (name == u"DataArray") {
+      const QString array = xml.attributes().value("Name").toString();
+      const QStringList words = xml.readElementText().split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
+      if (section == "Points") {
+        for (const QString& w : words) f.x.push_back(w.toDouble());
+      } else if (section == "Cells") {
+        std::vector<long>& to = array == "connectivity" ? f.connectivity : array == "offsets" ? f.offsets : f.types;
+        for (const QString& w : words) to.push_back(w.toLong());
+      } else {
+        std::vector<double>& to = f.arrays[section + "/" + array];
+        for (const QString& w : words) to.push_back(w.toDouble());
+      }
+    }
+  }
+  if (xml.hasError()) f.error = xml.errorString();
+  return f;
 }
 
 }  // namespace
@@ -258,6 +311,105 @@ class TestCli : public QObject {
       QCOMPARE(lines.value(0), QByteArray("t,part,iterations,converged,centroid_x,centroid_y,centroid_z,max_speed,attach_error"));
       QCOMPARE(lines.size(), 7);  // t = 0 … 0.05
       for (int k = 2; k < lines.size(); ++k) QCOMPARE(lines[k].split(',').value(3), QByteArray("1"));
+    }
+  }
+
+  void deformVtkSeries() {
+    // `deform --vtk DIR --vtk-every 2` over five steps writes the states at t = 0, 0.02, 0.04 and
+    // the series listing them; each file is well-formed XML whose mesh and fields agree with the
+    // run: the points' mean is the CSV's centroid, the displacement is the points minus the first
+    // state's, every tet keeps a positive volume and the rest volume is the strap's 0.4 x 0.04 x
+    // 0.02 m; the stress is zero at rest and not afterwards.
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("strap.csv"), vtk = dir.filePath("motion/vtk");
+    const Run r = runCli({"deform", example("deform-flexible-link.json"), "--t-end", "0.05", "--dt", "0.01", "--out", csv,
+                          "--vtk", vtk, "--vtk-every", "2"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.contains("VTK series") && r.out.contains("strap.pvd (3 states)"), r.out.constData());
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    const QList<QByteArray> rows = csvFile.readAll().trimmed().split('\n');
+    QCOMPARE(rows.size(), 7);
+    // The series: three data sets with their times and files.
+    QFile pvd(vtk + "/strap.pvd");
+    QVERIFY(pvd.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&pvd);
+    QStringList files;
+    QList<double> times;
+    while (!xml.atEnd())
+      if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"DataSet") {
+        times << xml.attributes().value("timestep").toDouble();
+        files << xml.attributes().value("file").toString();
+      }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(files, (QStringList{"strap_000000.vtu", "strap_000002.vtu", "strap_000004.vtu"}));
+    QCOMPARE(times, (QList<double>{0.0, 0.02, 0.04}));
+    QVERIFY(!QFileInfo::exists(vtk + "/strap_000001.vtu"));
+    std::vector<double> first;
+    for (int s = 0; s < 3; ++s) {
+      VtuFile f = readVtu(vtk + "/" + files[s]);
+      QVERIFY2(f.error.isEmpty(), qPrintable(f.error));
+      QCOMPARE(f.points, 615);
+      QCOMPARE(f.cells, 1920);
+      QCOMPARE(int(f.x.size()), 3 * f.points);
+      QCOMPARE(int(f.connectivity.size()), 4 * f.cells);
+      QCOMPARE(f.offsets.back(), 4L * f.cells);
+      QVERIFY(std::all_of(f.types.begin(), f.types.end(), [](long t) { return t == 10; }));
+      QCOMPARE(int(f.types.size()), f.cells);
+      if (s == 0) first = f.x;
+      // Centroid against the CSV row of the same time (rows[0] is the header; row k + 1 is t_k).
+      const QList<QByteArray> row = rows[2 * s + 1].split(',');
+      QCOMPARE(row.value(0).toDouble(), times[s]);
+      for (int c = 0; c < 3; ++c) {
+        double mean = 0;
+        for (int v = 0; v < f.points; ++v) mean += f.x[size_t(3 * v + c)] / f.points;
+        QVERIFY2(std::abs(mean - row.value(4 + c).toDouble()) < 1e-9, qPrintable(QString("%1 vs %2").arg(mean).arg(row.value(4 + c))));
+      }
+      const std::vector<double>& disp = f.arrays["PointData/displacement"];
+      QCOMPARE(int(disp.size()), 3 * f.points);
+      double moved = 0;
+      for (size_t k = 0; k < disp.size(); ++k) {
+        QVERIFY(std::abs(disp[k] - (f.x[k] - first[k])) < 1e-10);
+        moved = std::max(moved, std::abs(disp[k]));
+      }
+      QCOMPARE(int(f.arrays["PointData/velocity"].size()), 3 * f.points);
+      const std::vector<double>& vmCell = f.arrays["CellData/von_mises"];
+      const std::vector<double>& vmPoint = f.arrays["PointData/von_mises"];
+      QCOMPARE(int(vmCell.size()), f.cells);
+      QCOMPARE(int(vmPoint.size()), f.points);
+      const double vmMax = *std::max_element(vmCell.begin(), vmCell.end());
+      QVERIFY(*std::min_element(vmCell.begin(), vmCell.end()) >= 0);
+      double volume = 0;
+      for (int t = 0; t < f.cells; ++t) {
+        auto p = [&](int a) {
+          const size_t v = size_t(f.connectivity[size_t(4 * t + a)]);
+          return std::array<double, 3>{f.x[3 * v], f.x[3 * v + 1], f.x[3 * v + 2]};
+        };
+        const auto a = p(0), b = p(1), c = p(2), d = p(3);
+        const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]},
+                     z[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+        const double vol = (u[0] * (w[1] * z[2] - w[2] * z[1]) - u[1] * (w[0] * z[2] - w[2] * z[0]) +
+                            u[2] * (w[0] * z[1] - w[1] * z[0])) / 6;
+        QVERIFY(vol > 0);
+        volume += vol;
+      }
+      if (s == 0) {
+        QVERIFY2(std::abs(volume - 0.4 * 0.04 * 0.02) < 1e-12, qPrintable(QString::number(volume)));
+        QVERIFY(vmMax < 1e-3 && moved == 0);
+      } else {
+        QVERIFY2(vmMax > 1e3 && moved > 1e-4, qPrintable(QString("%1 Pa, %2 m").arg(vmMax).arg(moved)));
+      }
+    }
+    // Bad requests: a step count that is not whole, --vtk-every alone, a folder that is a file.
+    QFile blocker(dir.filePath("afile"));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    const QStringList base = {"deform", example("deform-flexible-link.json"), "--t-end", "0.02", "--dt", "0.01", "--out", csv};
+    for (const QStringList& bad : {QStringList{"--vtk", vtk, "--vtk-every", "0"}, QStringList{"--vtk-every", "2"},
+                                   QStringList{"--vtk", dir.filePath("afile")}}) {
+      const Run b = runCli(base + bad);
+      QCOMPARE(b.exitCode, 2);
+      QVERIFY2(b.err.contains("--vtk"), b.err.constData());
     }
   }
 

@@ -1,14 +1,18 @@
 // tests/io/test_trajectory.cpp — tests core/io/trajectory.cpp: the trajectory CSV columns and
-// numbers exactly as FORMAT.md §3, the JSON form, and the refusal to write non-finite values.
+// numbers exactly as FORMAT.md §3, the JSON form, and the refusal to write non-finite values;
+// core/io/vtk.cpp: a two-tet .vtu read back number by number, the .pvd series, the same refusals,
+// and file stems made safe.
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "core/io/json_value.h"
 #include "core/io/trajectory.h"
+#include "core/io/vtk.h"
 
 using namespace mechsim;
 using namespace mechsim::io;
@@ -149,6 +153,40 @@ class TestTrajectory : public QObject {
     for (std::size_t i = 0; i < expect.size(); ++i) QCOMPARE(rows[1].items[i].number, expect[i]);  // exact
     // No frames: still a valid document.
     QCOMPARE(int(json::parse(trajectoryJson(m, {}, false)).find("rows")->items.size()), 0);
+  }
+
+  void vtkFiles() {
+    // Two tets sharing a face; a point field and a cell field. The text holds the counts, the
+    // numbers in order (12 significant digits), the connectivity, offsets 4, 8 and types 10.
+    const std::vector<std::array<int, 4>> tets = {{0, 1, 2, 3}, {1, 2, 3, 4}};
+    VecX x(15);
+    x << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1.0 / 3, 1, 1;
+    const std::vector<VtkField> points = {{"speed", 1, {0, 1, 2, 3, 4.5}}};
+    const std::vector<VtkField> cells = {{"von_mises", 1, {10, 2e6}}};
+    const std::string text = vtuText(tets, x, points, cells);
+    QVERIFY(text.find("NumberOfPoints=\"5\" NumberOfCells=\"2\"") != std::string::npos);
+    QVERIFY(text.find("Name=\"speed\" NumberOfComponents=\"1\" format=\"ascii\">\n0 1 2 3 4.5\n") != std::string::npos);
+    QVERIFY(text.find("Name=\"von_mises\" NumberOfComponents=\"1\" format=\"ascii\">\n10 2000000\n") != std::string::npos);
+    QVERIFY(text.find("0 0 0 1 0 0 0 1\n0 0 0 1 0.333333333333 1 1\n") != std::string::npos);
+    QVERIFY(text.find("connectivity\" format=\"ascii\">\n0 1 2 3\n1 2 3 4\n") != std::string::npos);
+    QVERIFY(text.find("offsets\" format=\"ascii\">\n4 8\n") != std::string::npos);
+    QVERIFY(text.find("types\" format=\"ascii\">\n10 10\n") != std::string::npos);
+    QVERIFY(text.rfind("</VTKFile>\n") == text.size() - 11);
+    // Refusals: NaN anywhere, a field of the wrong length, a tet naming a missing point.
+    VecX bad = x;
+    bad(7) = std::nan("");
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, vtuText(tets, bad, points, cells));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, vtuText(tets, x, {{"speed", 1, {0, 1}}}, cells));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, vtuText(tets, x, points, {{"v", 1, {1, std::nan("")}}}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, vtuText({{0, 1, 2, 5}}, x, {}, {}));
+    // The series: times and files in order, the file names escaped for XML.
+    const std::string pvd = pvdText({{0.0, "a_000000.vtu"}, {0.25, "b&<\"c.vtu"}});
+    QVERIFY(pvd.find("timestep=\"0\" group=\"\" part=\"0\" file=\"a_000000.vtu\"") != std::string::npos);
+    QVERIFY(pvd.find("timestep=\"0.25\" group=\"\" part=\"0\" file=\"b&amp;&lt;&quot;c.vtu\"") != std::string::npos);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pvdText({{INFINITY, "a.vtu"}}));
+    QCOMPARE(fileStem("strap"), std::string("strap"));
+    QCOMPARE(fileStem("../left arm/é"), std::string("_._left_arm___"));
+    QCOMPARE(fileStem(""), std::string("part"));
   }
 
   void filesAreWritten() {
