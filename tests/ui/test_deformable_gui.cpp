@@ -3,7 +3,7 @@
 // the strap drawn as its boundary surface; playing moves the crank, and the strap's attached end
 // follows the crank exactly while the clamped end stays; the surface stays closed (every edge in two
 // triangles) and finite. Surfaces are sharp at creases (a box's edges, a cylinder's rims) and
-// smooth elsewhere (a cylinder's side). A screenshot (deformable_link.png) is looked at.
+// smooth elsewhere (a cylinder's side). The history bounds the surfaces its frames keep. A screenshot (deformable_link.png) is looked at.
 // View → Colour Deformables by Stress (off by default) gives the surface per-vertex colours from
 // the von Mises stress (they vary over the strap, span the ramp from blue to red, reach the
 // rendered image, and the status bar's legend names the range in Pa; deformable_stress.png).
@@ -46,6 +46,7 @@
 #include "core/io/load.h"
 #include "ui/deformable_parts.h"
 #include "ui/drag_handler.h"
+#include "ui/history.h"
 #include "ui/main_window.h"
 #include "ui/picking.h"
 #include "ui/stress_colours.h"
@@ -231,6 +232,46 @@ class TestDeformableGui : public QObject {
       for (int c = 0; c < 3; ++c) QVERIFY(s->normals[s->indices[t + c]].dot(f) < std::cos(2 * 3.14159265f / 180));
     }
     QCOMPARE(caps, 2 * (nr + 1) * (nr + 1));
+  }
+
+  void historyBoundsTheSurfacesItKeeps() {
+    // Each recorded frame keeps its parts' surfaces for scrubbing; the history holds at most
+    // kMaxBytes of them, dropping the oldest frames (never the newest), and the count alone
+    // bounds frames without parts.
+    auto big = std::make_shared<MeshData>();
+    big->vertices.assign(100000, Eigen::Vector3f::Zero());
+    big->normals = big->vertices;
+    big->indices.assign(3 * 200000, 0u);  // 2.4 + 2.4 + 2.4 MB a frame
+    const size_t perFrame = 12 * 200000 + 4 * 600000;
+    History h;
+    for (int k = 0; k < 300; ++k) {
+      Frame f;
+      f.t = k;
+      f.deformables = {big};
+      h.append(f);
+    }
+    QVERIFY(h.surfaceBytes() <= History::kMaxBytes);
+    QCOMPARE(size_t(h.size()), History::kMaxBytes / perFrame);
+    QCOMPARE(h.dropped(), long(300 - h.size()));
+    QCOMPARE(h.back().t, 299.0);
+    QCOMPARE(h.at(0).t, double(300 - h.size()));
+    // Going back from a scrubbed point releases the frames after it.
+    h.truncateAfter(9);
+    QCOMPARE(h.size(), 10);
+    QCOMPARE(h.surfaceBytes(), 10 * perFrame);
+    h.clear();
+    QCOMPARE(h.surfaceBytes(), size_t(0));
+    // One frame larger than the budget is still kept.
+    auto huge = std::make_shared<MeshData>(*big);
+    huge->indices.assign(History::kMaxBytes / 4 + 1, 0u);
+    Frame f;
+    f.deformables = {huge};
+    h.append(f);
+    QCOMPARE(h.size(), 1);
+    h.clear();
+    for (int k = 0; k < int(History::kMaxFrames) + 500; ++k) h.append(Frame{});
+    QCOMPARE(size_t(h.size()), History::kMaxFrames);
+    QCOMPARE(h.dropped(), 500L);
   }
 
   void jgs2PartFollowsNewtonWithAHandle() {
