@@ -39,6 +39,7 @@
 #include "core/io/read_cancel.h"
 #include "core/io/write.h"
 #include "core/anm/anm_drag.h"
+#include "ui/deformable_export.h"
 #include "ui/deformable_parts.h"
 #include "ui/pose_spec.h"
 #include "ui/dof_panel.h"
@@ -193,6 +194,8 @@ void MainWindow::buildMenus() {
   saveAsAction_->setShortcut(QKeySequence::SaveAs);
   QAction* exp = file->addAction(tr("&Export Trajectory…"), this, &MainWindow::exportDialog);
   exp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  exportDeformAction_ = file->addAction(tr("Export &Deformables (VTK)…"), this, &MainWindow::exportDeformablesDialog);
+  exportDeformAction_->setEnabled(false);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -493,6 +496,7 @@ bool MainWindow::openFile(const QString& path) {
   for (const DeformableSpec& d : spec->deformables) fileSolvers_.push_back(d.solver);
   checkDeformableSolver(QString());  // a new file starts with its own solvers
   deformSolverMenu_->setEnabled(!spec->deformables.empty());
+  exportDeformAction_->setEnabled(!spec->deformables.empty());
   restSurfaces_ = std::move(load->surfaces);
   showMechanism(std::move(model), std::move(spec), /*fit=*/true);
   emit modelLoaded(currentFile_);
@@ -633,6 +637,55 @@ void MainWindow::exportDialog() {
   if (dlg.exec() != QDialog::Accepted) return;
   if (!exportTrajectory(dlg.request()) && !lastError_.isEmpty())
     QMessageBox::critical(this, tr("Export failed"), lastError_);
+}
+
+void MainWindow::exportDeformablesDialog() {
+  if (!spec_ || spec_->deformables.empty()) return;
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Deformables to Folder"),
+                                                        QFileInfo(currentFile_).absolutePath());
+  if (dir.isEmpty()) return;
+  if (!exportDeformables(dir) && !lastError_.isEmpty()) QMessageBox::critical(this, tr("Export failed"), lastError_);
+}
+
+bool MainWindow::exportDeformables(const QString& dir) {
+  if (!spec_ || spec_->deformables.empty()) {
+    lastError_ = tr("No deformable parts");
+    return false;
+  }
+  if (!QFileInfo(dir).isDir()) {
+    lastError_ = QStringLiteral("%1: error: not a folder").arg(dir);
+    return false;
+  }
+  // A copy of what the history holds now (shared surfaces, no copies of the meshes): frames keep
+  // arriving while the progress dialog runs the event loop.
+  std::vector<SurfaceFrame> frames;
+  for (int i = 0; i < history_.size(); ++i)
+    frames.push_back({history_.at(i).t, history_.at(i).deformables, history_.at(i).deformableStress});
+  std::vector<std::string> names;
+  for (const DeformableSpec& d : spec_->deformables) names.push_back(d.name);
+  QProgressDialog progress(tr("Exporting the deformable parts…"), tr("Cancel"), 0, 1, this);
+  progress.setObjectName("exportDeformProgress");
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(300);
+  std::string error;
+  const bool ok = writeSurfaceSeries(dir.toStdString(), names, frames, [&](int done, int total) {
+    progress.setMaximum(total);
+    progress.setValue(done);  // runs the event loop (modal dialog): the Cancel button is live
+    return !progress.wasCanceled();
+  }, error);
+  progress.setValue(progress.maximum());
+  if (!ok && error.empty()) {
+    lastError_.clear();
+    statusBar()->showMessage(tr("Export cancelled; nothing written"), 5000);
+    return false;
+  }
+  if (!ok) {
+    lastError_ = QStringLiteral("%1: error: %2").arg(dir, QString::fromStdString(error));
+    return false;
+  }
+  lastError_.clear();
+  statusBar()->showMessage(tr("Exported %n frame(s) of the deformable parts to %1", nullptr, int(frames.size())).arg(dir), 5000);
+  return true;
 }
 
 bool MainWindow::exportTrajectory(const ExportRequest& req) {

@@ -116,6 +116,11 @@ class MainWindow : public QMainWindow {
   /// Exports a trajectory as the dialog asks (progress dialog with cancel; atomic write).
   /// Returns false on failure or cancel (lastError() says which).
   bool exportTrajectory(const ExportRequest& request);
+  /// Writes the deformable parts' recorded surfaces (every frame of the history) as VTK series
+  /// into the folder `dir` (ui/deformable_export.h), with a progress dialog that can cancel.
+  /// False on failure or cancel (lastError() says which; nothing is left written).
+  bool exportDeformables(const QString& dir);
+  QAction* exportDeformablesAction() const { return exportDeformAction_; }
   /// Writes the loaded spec in the native format (atomically). False on failure (lastError()).
   bool saveAs(const QString& path);
 
@@ -129,6 +134,7 @@ class MainWindow : public QMainWindow {
   void about();
   void saveAsDialog();
   void exportDialog();
+  void exportDeformablesDialog();
   void showReport();
 
  signals:
@@ -190,6 +196,7 @@ class MainWindow : public QMainWindow {
   QMenu* viewMenu_ = nullptr;
   QAction* reloadAction_ = nullptr;
   QAction* saveAsAction_ = nullptr;
+  QAction* exportDeformAction_ = nullptr;  // File → Export Deformables (VTK): parts present only
   QAction* playAction_ = nullptr;
   QAction* stepAction_ = nullptr;
   QAction* resetAction_ = nullptr;

@@ -33,7 +33,6 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -234,15 +233,10 @@ int cmdDeform(const Args& argsIn) {
       std::fprintf(stderr, "mechsim-cli: deform: --vtk: cannot make the folder '%s'\n", vtkDir.c_str());
       return 2;
     }
-    std::set<std::string> taken;
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-      std::string stem = io::fileStem(parts[k].name);
-      if (!taken.insert(stem).second) {
-        stem += "-" + std::to_string(k + 1);
-        taken.insert(stem);
-      }
-      parts[k].stem = stem;
-    }
+    std::vector<std::string> names;
+    for (const Part& p : parts) names.push_back(p.name);
+    const std::vector<std::string> stems = io::fileStems(names);
+    for (std::size_t k = 0; k < parts.size(); ++k) parts[k].stem = stems[k];
   }
   // --vtk: part p's state at t_k as DIR/<stem>_<k>.vtu (atomically; a state that is not finite is
   // not written, the run ends there anyway).

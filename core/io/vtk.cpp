@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 
 namespace mechsim::io {
@@ -48,6 +49,33 @@ void appendFields(std::string& out, const char* section, const std::vector<VtkFi
   out += std::string("      </") + section + ">\n";
 }
 
+template <class Index>
+void appendConnectivity(std::string& out, const Index* index, std::size_t cells, int perCell, std::size_t points) {
+  out += "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
+  for (std::size_t c = 0; c < cells; ++c)
+    for (int a = 0; a < perCell; ++a) {
+      const long long v = static_cast<long long>(index[c * std::size_t(perCell) + std::size_t(a)]);
+      if (v < 0 || static_cast<unsigned long long>(v) >= points) throw std::invalid_argument("VTK output: a cell names a point out of range");
+      out += std::to_string(v);
+      out += a == perCell - 1 ? '\n' : ' ';
+    }
+  out += "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
+  for (std::size_t c = 0; c < cells; ++c) {
+    out += std::to_string(std::size_t(perCell) * (c + 1));
+    out += (c % 16 == 15 || c + 1 == cells) ? '\n' : ' ';
+  }
+  out += "        </DataArray>\n";
+}
+
+void appendPoints(std::string& out, const VecX& x) {
+  out += "      <Points>\n        <DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n";
+  appendNumbers(out, x.data(), std::size_t(x.size()), "the positions");
+  out += "        </DataArray>\n      </Points>\n";
+}
+
+constexpr const char* kHead = "<?xml version=\"1.0\"?>\n<VTKFile type=\"";
+constexpr const char* kHeadEnd = "\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n";
+
 }  // namespace
 
 std::string vtuText(const std::vector<std::array<int, 4>>& tets, const VecX& x, const std::vector<VtkField>& pointData,
@@ -56,32 +84,33 @@ std::string vtuText(const std::vector<std::array<int, 4>>& tets, const VecX& x, 
   const std::size_t np = static_cast<std::size_t>(x.size() / 3), nc = tets.size();
   std::string out;
   out.reserve(64 * (np + nc) + 512);
-  out += "<?xml version=\"1.0\"?>\n"
-         "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-         "  <UnstructuredGrid>\n"
-         "    <Piece NumberOfPoints=\"" + std::to_string(np) + "\" NumberOfCells=\"" + std::to_string(nc) + "\">\n";
+  out += std::string(kHead) + "UnstructuredGrid" + kHeadEnd + "  <UnstructuredGrid>\n    <Piece NumberOfPoints=\"" +
+         std::to_string(np) + "\" NumberOfCells=\"" + std::to_string(nc) + "\">\n";
   appendFields(out, "PointData", pointData, np);
   appendFields(out, "CellData", cellData, nc);
-  out += "      <Points>\n        <DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n";
-  appendNumbers(out, x.data(), std::size_t(x.size()), "the positions");
-  out += "        </DataArray>\n      </Points>\n      <Cells>\n"
-         "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
-  for (std::size_t t = 0; t < nc; ++t) {
-    for (int a = 0; a < 4; ++a) {
-      const int v = tets[t][std::size_t(a)];
-      if (v < 0 || std::size_t(v) >= np) throw std::invalid_argument("VTK output: a tet names a point out of range");
-      out += std::to_string(v);
-      out += a == 3 ? '\n' : ' ';
-    }
-  }
-  out += "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
-  for (std::size_t t = 0; t < nc; ++t) {
-    out += std::to_string(4 * (t + 1));
-    out += (t % 16 == 15 || t + 1 == nc) ? '\n' : ' ';
-  }
-  out += "        </DataArray>\n        <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
+  appendPoints(out, x);
+  out += "      <Cells>\n";
+  appendConnectivity(out, nc ? tets.front().data() : nullptr, nc, 4, np);
+  out += "        <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
   for (std::size_t t = 0; t < nc; ++t) out += (t % 32 == 31 || t + 1 == nc) ? "10\n" : "10 ";
   out += "        </DataArray>\n      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n";
+  return out;
+}
+
+std::string vtpText(const std::vector<unsigned>& triangles, const VecX& x, const std::vector<VtkField>& pointData) {
+  if (x.size() % 3 != 0) throw std::invalid_argument("VTK output: positions are not 3 per point");
+  if (triangles.size() % 3 != 0) throw std::invalid_argument("VTK output: triangle indices are not 3 per triangle");
+  const std::size_t np = static_cast<std::size_t>(x.size() / 3), nc = triangles.size() / 3;
+  std::string out;
+  out.reserve(48 * (np + nc) + 512);
+  out += std::string(kHead) + "PolyData" + kHeadEnd + "  <PolyData>\n    <Piece NumberOfPoints=\"" +
+         std::to_string(np) + "\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\" NumberOfPolys=\"" +
+         std::to_string(nc) + "\">\n";
+  appendFields(out, "PointData", pointData, np);
+  appendPoints(out, x);
+  out += "      <Polys>\n";
+  appendConnectivity(out, triangles.data(), nc, 3, np);
+  out += "      </Polys>\n    </Piece>\n  </PolyData>\n</VTKFile>\n";
   return out;
 }
 
@@ -109,6 +138,17 @@ std::string fileStem(const std::string& name) {
   }
   if (!out.empty() && out[0] == '.') out[0] = '_';
   return out.empty() ? "part" : out;
+}
+
+std::vector<std::string> fileStems(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  std::set<std::string> taken;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    std::string stem = fileStem(names[k]);
+    while (!taken.insert(stem).second) stem += "-" + std::to_string(k + 1);
+    out.push_back(stem);
+  }
+  return out;
 }
 
 }  // namespace mechsim::io

@@ -27,11 +27,17 @@ struct VtkField {
 std::string vtuText(const std::vector<std::array<int, 4>>& tets, const VecX& x, const std::vector<VtkField>& pointData,
                     const std::vector<VtkField>& cellData);
 
+/// The .vtp text (VTK XML PolyData) of a triangle surface: `triangles` 3 point indices each, over
+/// the points x (3 per point), with point fields. Throws as vtuText.
+std::string vtpText(const std::vector<unsigned>& triangles, const VecX& x, const std::vector<VtkField>& pointData);
+
 /// The .pvd text listing (time, file) pairs; file names are written as given (relative to the .pvd).
 std::string pvdText(const std::vector<std::pair<double, std::string>>& steps);
 
 /// `name` made safe as a file name's stem: letters, digits, '-', '_' and '.' kept (a leading '.'
 /// replaced), every other byte replaced by '_'; "part" when nothing is left.
 std::string fileStem(const std::string& name);
+/// fileStem of each name, numbered ("-k", k the name's position from 1) where two would meet.
+std::vector<std::string> fileStems(const std::vector<std::string>& names);
 
 }  // namespace mechsim::io

@@ -13,14 +13,13 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <QXmlStreamReader>
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
 #include <vector>
 
 #include "tests/mesh_reader_crash.h"
+#include "tests/vtk_read.h"
 
 namespace {
 
@@ -65,50 +64,6 @@ QString strapWithSolver(const QTemporaryDir& dir, const char* solverKeys) {
 }
 
 
-/// One .vtu file read back: its counts, the positions, the tets and the named Float64 arrays (by
-/// section: "PointData/NAME", "CellData/NAME"). `error` says what was wrong, empty when read.
-struct VtuFile {
-  int points = -1, cells = -1;
-  std::vector<double> x;
-  std::vector<long> connectivity, offsets, types;
-  std::map<QString, std::vector<double>> arrays;
-  QString error;
-};
-
-VtuFile readVtu(const QString& path) {
-  VtuFile f;
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) {
-    f.error = "cannot open " + path;
-    return f;
-  }
-  QXmlStreamReader xml(&file);
-  QString section;
-  while (!xml.atEnd()) {
-    if (xml.readNext() != QXmlStreamReader::StartElement) continue;
-    const QStringView name = xml.name();
-    if (name == u"Piece") {
-      f.points = xml.attributes().value("NumberOfPoints").toInt();
-      f.cells = xml.attributes().value("NumberOfCells").toInt();
-    } else if (name == u"PointData" || name == u"CellData" || name == u"Points" || name == u"Cells") {
-      section = name.toString();
-    } else if (name == u"DataArray") {
-      const QString array = xml.attributes().value("Name").toString();
-      const QStringList words = xml.readElementText().split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
-      if (section == "Points") {
-        for (const QString& w : words) f.x.push_back(w.toDouble());
-      } else if (section == "Cells") {
-        std::vector<long>& to = array == "connectivity" ? f.connectivity : array == "offsets" ? f.offsets : f.types;
-        for (const QString& w : words) to.push_back(w.toLong());
-      } else {
-        std::vector<double>& to = f.arrays[section + "/" + array];
-        for (const QString& w : words) to.push_back(w.toDouble());
-      }
-    }
-  }
-  if (xml.hasError()) f.error = xml.errorString();
-  return f;
-}
 
 }  // namespace
 
@@ -331,23 +286,16 @@ class TestCli : public QObject {
     const QList<QByteArray> rows = csvFile.readAll().trimmed().split('\n');
     QCOMPARE(rows.size(), 7);
     // The series: three data sets with their times and files.
-    QFile pvd(vtk + "/strap.pvd");
-    QVERIFY(pvd.open(QIODevice::ReadOnly));
-    QXmlStreamReader xml(&pvd);
-    QStringList files;
-    QList<double> times;
-    while (!xml.atEnd())
-      if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"DataSet") {
-        times << xml.attributes().value("timestep").toDouble();
-        files << xml.attributes().value("file").toString();
-      }
-    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    const mechsim::test::PvdFile series = mechsim::test::readPvd(vtk + "/strap.pvd");
+    QVERIFY2(series.error.isEmpty(), qPrintable(series.error));
+    const QStringList& files = series.files;
+    const QList<double>& times = series.times;
     QCOMPARE(files, (QStringList{"strap_000000.vtu", "strap_000002.vtu", "strap_000004.vtu"}));
     QCOMPARE(times, (QList<double>{0.0, 0.02, 0.04}));
     QVERIFY(!QFileInfo::exists(vtk + "/strap_000001.vtu"));
     std::vector<double> first;
     for (int s = 0; s < 3; ++s) {
-      VtuFile f = readVtu(vtk + "/" + files[s]);
+      mechsim::test::VtkXmlFile f = mechsim::test::readVtkXml(vtk + "/" + files[s]);
       QVERIFY2(f.error.isEmpty(), qPrintable(f.error));
       QCOMPARE(f.points, 615);
       QCOMPARE(f.cells, 1920);

@@ -1,7 +1,7 @@
 // tests/io/test_trajectory.cpp — tests core/io/trajectory.cpp: the trajectory CSV columns and
 // numbers exactly as FORMAT.md §3, the JSON form, and the refusal to write non-finite values;
-// core/io/vtk.cpp: a two-tet .vtu read back number by number, the .pvd series, the same refusals,
-// and file stems made safe.
+// core/io/vtk.cpp: a two-tet .vtu and a two-triangle .vtp read number by number, the .pvd series,
+// the same refusals, and file stems made safe.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -184,9 +184,21 @@ class TestTrajectory : public QObject {
     QVERIFY(pvd.find("timestep=\"0\" group=\"\" part=\"0\" file=\"a_000000.vtu\"") != std::string::npos);
     QVERIFY(pvd.find("timestep=\"0.25\" group=\"\" part=\"0\" file=\"b&amp;&lt;&quot;c.vtu\"") != std::string::npos);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pvdText({{INFINITY, "a.vtu"}}));
+    // A surface: PolyData with its triangles as polygons of three.
+    const std::string vtp = vtpText({0, 1, 2, 1, 3, 2}, x.head(12), {{"normals", 3, std::vector<double>(12, 0.5)}});
+    QVERIFY(vtp.find("<VTKFile type=\"PolyData\"") != std::string::npos);
+    QVERIFY(vtp.find("NumberOfPoints=\"4\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\" NumberOfPolys=\"2\"") !=
+            std::string::npos);
+    QVERIFY(vtp.find("<Polys>\n        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n0 1 2\n1 3 2\n") !=
+            std::string::npos);
+    QVERIFY(vtp.find("offsets\" format=\"ascii\">\n3 6\n") != std::string::npos);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, vtpText({0, 1, 4}, x.head(12), {}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, vtpText({0, 1}, x.head(12), {}));
     QCOMPARE(fileStem("strap"), std::string("strap"));
     QCOMPARE(fileStem("../left arm/é"), std::string("_._left_arm___"));
     QCOMPARE(fileStem(""), std::string("part"));
+    QCOMPARE(fileStems({"a b", "a/b", "c", "a_b"}), (std::vector<std::string>{"a_b", "a_b-2", "c", "a_b-4"}));
+    QCOMPARE(fileStems({"x-3", "x", "x"}), (std::vector<std::string>{"x-3", "x", "x-3-3"}));
   }
 
   void filesAreWritten() {

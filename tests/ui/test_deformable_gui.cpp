@@ -3,7 +3,10 @@
 // the strap drawn as its boundary surface; playing moves the crank, and the strap's attached end
 // follows the crank exactly while the clamped end stays; the surface stays closed (every edge in two
 // triangles) and finite. Surfaces are sharp at creases (a box's edges, a cylinder's rims) and
-// smooth elsewhere (a cylinder's side). The history bounds the surfaces its frames keep. A screenshot (deformable_link.png) is looked at.
+// smooth elsewhere (a cylinder's side). The history bounds the surfaces its frames keep.
+// File → Export Deformables (VTK) writes the recorded surfaces as a series ParaView replays (read
+// back: the history's times, vertices, triangles and normals); cancelled or failed, it leaves
+// nothing; the action is off for a mechanism without parts. A screenshot (deformable_link.png) is looked at.
 // View → Colour Deformables by Stress (off by default) gives the surface per-vertex colours from
 // the von Mises stress (they vary over the strap, span the ramp from blue to red, reach the
 // rendered image, and the status bar's legend names the range in Pa; deformable_stress.png).
@@ -44,6 +47,7 @@
 
 #include "core/deform/tet_mesh.h"
 #include "core/io/load.h"
+#include "ui/deformable_export.h"
 #include "ui/deformable_parts.h"
 #include "ui/drag_handler.h"
 #include "ui/history.h"
@@ -52,6 +56,7 @@
 #include "ui/stress_colours.h"
 #include "ui/viewport.h"
 #include "tests/ui/window_test_util.h"
+#include "tests/vtk_read.h"
 
 using namespace mechsim;
 using namespace mechsim::ui;
@@ -726,6 +731,56 @@ class TestDeformableGui : public QObject {
     const double share = double(green) / ((shot.height() / 4) * (shot.width() / 4));
     QVERIFY2(share > 0.1, qPrintable(QString::number(share)));
     QVERIFY(shot.save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/deformable_only.png"), "PNG"));
+  }
+
+  void recordedSurfacesExportedAsVtk() {
+    MainWindow w;
+    openStrap(w);
+    QVERIFY(w.exportDeformablesAction()->isEnabled());
+    QAction* play = findAction(&w, "Play");
+    play->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return w.currentFrame().t > 0.05; }, 30000));
+    play->trigger();
+    waitIdle(w);
+    const History& h = w.history();
+    QVERIFY(h.size() >= 3);
+    QTemporaryDir dir;
+    QVERIFY2(w.exportDeformables(dir.path()), qPrintable(w.lastError()));
+    const mechsim::test::PvdFile series = mechsim::test::readPvd(dir.filePath("strap.pvd"));
+    QVERIFY2(series.error.isEmpty(), qPrintable(series.error));
+    QCOMPARE(series.files.size(), h.size());
+    for (int i = 0; i < h.size(); ++i) {
+      QVERIFY(std::abs(series.times[i] - h.at(i).t) < 1e-10);  // 12 significant digits
+      const MeshData& m = *h.at(i).deformables.at(0);
+      const mechsim::test::VtkXmlFile f = mechsim::test::readVtkXml(dir.filePath(series.files[i]));
+      QVERIFY2(f.error.isEmpty(), qPrintable(f.error));
+      QCOMPARE(f.points, int(m.vertices.size()));
+      QCOMPARE(f.cells, int(m.indices.size() / 3));
+      QCOMPARE(f.connectivity, std::vector<long>(m.indices.begin(), m.indices.end()));
+      QCOMPARE(f.offsets.back(), long(m.indices.size()));
+      const std::vector<double>& n = f.arrays.at("PointData/normals");
+      for (size_t v = 0; v < m.vertices.size(); ++v)
+        for (int c = 0; c < 3; ++c) {
+          QVERIFY(std::abs(f.x[3 * v + size_t(c)] - m.vertices[v][c]) < 1e-7);
+          QVERIFY(std::abs(n[3 * v + size_t(c)] - m.normals[v][c]) < 1e-7);
+        }
+    }
+    QVERIFY(h.back().deformables[0]->vertices != h.at(0).deformables[0]->vertices);  // it moved
+    // Cancelled after three files, or failing (a folder that is not there): nothing is left.
+    std::vector<SurfaceFrame> frames;
+    for (int i = 0; i < h.size(); ++i) frames.push_back({h.at(i).t, h.at(i).deformables, h.at(i).deformableStress});
+    QTemporaryDir other;
+    std::string error;
+    QVERIFY(!writeSurfaceSeries(other.path().toStdString(), {"strap"}, frames, [](int done, int) { return done < 3; }, error));
+    QVERIFY(error.empty());
+    QVERIFY(QDir(other.path()).isEmpty());
+    QVERIFY(!writeSurfaceSeries(other.filePath("missing").toStdString(), {"strap"}, frames, {}, error));
+    QVERIFY(!error.empty());
+    QVERIFY(!w.exportDeformables(other.filePath("missing")));
+    QVERIFY(w.lastError().contains("error: not a folder"));
+    // A mechanism without parts has nothing to export.
+    QVERIFY(openAndWait(w, mechanism("fourbar.json")));
+    QVERIFY(!w.exportDeformablesAction()->isEnabled());
   }
 
   void dragPullsAStrapVertexAndItSpringsBack() {
