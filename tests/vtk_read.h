@@ -21,21 +21,25 @@ struct VtkXmlFile {
   QString error;
 };
 
+/// Reads the XML file at `path`, calling onStart(xml) at every start element; the error, or empty.
+template <class OnStart>
+QString readXml(const QString& path, OnStart onStart) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return "cannot open " + path;
+  QXmlStreamReader xml(&file);
+  while (!xml.atEnd())
+    if (xml.readNext() == QXmlStreamReader::StartElement) onStart(xml);
+  return xml.hasError() ? xml.errorString() : QString();
+}
+
 inline VtkXmlFile readVtkXml(const QString& path) {
   VtkXmlFile f;
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) {
-    f.error = "cannot open " + path;
-    return f;
-  }
-  QXmlStreamReader xml(&file);
   QString section;
-  while (!xml.atEnd()) {
-    if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+  f.error = readXml(path, [&](QXmlStreamReader& xml) {
     const QStringView name = xml.name();
     if (name == u"Piece") {
-      f.points = xml.attributes().value("NumberOfPoints").toInt();
       const auto a = xml.attributes();
+      f.points = a.value("NumberOfPoints").toInt();
       f.cells = (a.hasAttribute("NumberOfCells") ? a.value("NumberOfCells") : a.value("NumberOfPolys")).toInt();
     } else if (name == u"PointData" || name == u"CellData" || name == u"Points" || name == u"Cells" || name == u"Polys") {
       section = name.toString();
@@ -52,8 +56,7 @@ inline VtkXmlFile readVtkXml(const QString& path) {
         for (const QString& w : words) to.push_back(w.toDouble());
       }
     }
-  }
-  if (xml.hasError()) f.error = xml.errorString();
+  });
   return f;
 }
 
@@ -66,18 +69,11 @@ struct PvdFile {
 
 inline PvdFile readPvd(const QString& path) {
   PvdFile p;
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) {
-    p.error = "cannot open " + path;
-    return p;
-  }
-  QXmlStreamReader xml(&file);
-  while (!xml.atEnd())
-    if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"DataSet") {
-      p.times << xml.attributes().value("timestep").toDouble();
-      p.files << xml.attributes().value("file").toString();
-    }
-  if (xml.hasError()) p.error = xml.errorString();
+  p.error = readXml(path, [&](QXmlStreamReader& xml) {
+    if (xml.name() != u"DataSet") return;
+    p.times << xml.attributes().value("timestep").toDouble();
+    p.files << xml.attributes().value("file").toString();
+  });
   return p;
 }
 

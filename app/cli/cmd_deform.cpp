@@ -55,6 +55,23 @@
 
 namespace mechsim::cli {
 
+namespace {
+
+/// An integer from lo to hi given to `option`; false (having said why) otherwise.
+bool parseInteger(const std::string& s, const char* option, long lo, long hi, long& out) {
+  double v = 0;
+  if (!parseNumber(s, option, v)) return false;
+  if (v != std::floor(v) || v < double(lo) || v > double(hi)) {
+    std::fprintf(stderr, "mechsim-cli: deform: %s: expected an integer from %ld to %ld, got '%s'\n", option, lo, hi,
+                 s.c_str());
+    return false;
+  }
+  out = static_cast<long>(v);
+  return true;
+}
+
+}  // namespace
+
 int cmdDeform(const Args& argsIn) {
   const char* usage = commandUsage("deform");
   // --method, --step-control, --modes and --backend are ours; the rest are the common run options.
@@ -94,31 +111,15 @@ int cmdDeform(const Args& argsIn) {
                  controlS.c_str());
     return 2;
   }
-  int modesArg = 0;  // JGS2 coarse modes for every part (the file's "modes"): 64 … 1024
-  if (!modesS.empty()) {
-    double m = 0;
-    if (!parseNumber(modesS, "--modes", m)) return 2;
-    if (m != std::floor(m) || m < 64 || m > 1024) {
-      std::fprintf(stderr, "mechsim-cli: deform: --modes: expected an integer from 64 to 1024, got '%s'\n",
-                   modesS.c_str());
-      return 2;
-    }
-    modesArg = static_cast<int>(m);
-  }
+  long modesArg = 0;  // JGS2 coarse modes for every part (the file's "modes"): 64 … 1024
+  if (!modesS.empty() && !parseInteger(modesS, "--modes", 64, 1024, modesArg)) return 2;
   long vtkEvery = 1;
   if (!vtkEveryS.empty()) {
-    double e = 0;
-    if (!parseNumber(vtkEveryS, "--vtk-every", e)) return 2;
-    if (e != std::floor(e) || e < 1 || e > 1e6) {
-      std::fprintf(stderr, "mechsim-cli: deform: --vtk-every: expected a whole number of steps from 1, got '%s'\n",
-                   vtkEveryS.c_str());
-      return 2;
-    }
+    if (!parseInteger(vtkEveryS, "--vtk-every", 1, 1000000, vtkEvery)) return 2;
     if (vtkDir.empty()) {
       std::fprintf(stderr, "mechsim-cli: deform: --vtk-every needs --vtk DIR\n");
       return 2;
     }
-    vtkEvery = static_cast<long>(e);
   }
   if (backendS != "auto" && backendS != "cpu" && backendS != "cuda") {
     std::fprintf(stderr, "mechsim-cli: deform: unknown backend '%s' (auto, cpu, cuda)\n", backendS.c_str());
@@ -195,7 +196,7 @@ int cmdDeform(const Args& argsIn) {
       methods += deform::toString(p.opt.method);
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
         p.jgs2 = std::make_unique<deform::Jgs2Data>(
-            deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? modesArg : ds.modes)));
+            deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? static_cast<int>(modesArg) : ds.modes)));
       // Backend: the device when asked for or (auto) when present and it runs the part's options.
       std::string backend = "cpu";
 #ifdef MECHSIM_HAVE_CUDA
