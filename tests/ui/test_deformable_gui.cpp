@@ -6,7 +6,7 @@
 // smooth elsewhere (a cylinder's side). The history bounds the surfaces its frames keep.
 // File → Export Deformables (VTK) writes the recorded surfaces as a series ParaView replays (read
 // back: the history's times, vertices, triangles and normals); cancelled or failed, it leaves
-// nothing; the action is off for a mechanism without parts. A screenshot (deformable_link.png) is looked at.
+// nothing; the action is off for a mechanism without parts (export_deformables_menu.png). A screenshot (deformable_link.png) is looked at.
 // View → Colour Deformables by Stress (off by default) gives the surface per-vertex colours from
 // the von Mises stress (they vary over the strap, span the ramp from blue to red, reach the
 // rendered image, and the status bar's legend names the range in Pa; deformable_stress.png).
@@ -39,6 +39,7 @@
 
 #include <QLabel>
 #include <QMenu>
+#include <QMenuBar>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QSignalSpy>
@@ -737,6 +738,14 @@ class TestDeformableGui : public QObject {
     MainWindow w;
     openStrap(w);
     QVERIFY(w.exportDeformablesAction()->isEnabled());
+    // The File menu as the user sees it (export_deformables_menu.png).
+    QMenu* fileMenu = w.menuBar()->actions().at(0)->menu();
+    QVERIFY(fileMenu && fileMenu->actions().contains(w.exportDeformablesAction()));
+    fileMenu->popup(w.mapToGlobal(QPoint(10, 30)));
+    QTRY_VERIFY(fileMenu->isVisible());
+    QVERIFY(QDir().mkpath(MECHSIM_SCREENSHOT_DIR));
+    QVERIFY(fileMenu->grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/export_deformables_menu.png"), "PNG"));
+    fileMenu->hide();
     QAction* play = findAction(&w, "Play");
     play->trigger();
     QVERIFY(QTest::qWaitFor([&] { return w.currentFrame().t > 0.05; }, 30000));
