@@ -6,7 +6,8 @@
 // smooth elsewhere (a cylinder's side). The history bounds the surfaces its frames keep.
 // File → Export Deformables (VTK) writes the recorded surfaces as a series ParaView replays (read
 // back: the history's times, vertices, triangles and normals); cancelled or failed, it leaves
-// nothing; the action is off for a mechanism without parts (export_deformables_menu.png). A screenshot (deformable_link.png) is looked at.
+// nothing; the action is off for a mechanism without parts (export_deformables_menu.png).
+// A screenshot (deformable_link.png) is looked at.
 // View → Colour Deformables by Stress (off by default) gives the surface per-vertex colours from
 // the von Mises stress (they vary over the strap, span the ramp from blue to red, reach the
 // rendered image, and the status bar's legend names the range in Pa; deformable_stress.png).
