@@ -3,17 +3,15 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <cstdint>
 #include <exception>
 #include <numeric>
-#include <unordered_map>
 
 #include "core/deform/from_spec.h"
 #include "core/deform/handle.h"
 #include "core/deform/stress.h"
 #include "core/deform/tet_mesh.h"
 #include "core/kinematics/kinematics.h"
+#include "core/mesh_normals.h"
 #ifdef MECHSIM_HAVE_CUDA
 #include "gpu/deform_gpu.h"
 #include "gpu/device_info.h"
@@ -193,76 +191,24 @@ std::vector<std::shared_ptr<const MeshData>> restSurfaces(const MechanismSpec& s
 }
 
 void boundarySurface(const deform::TetMesh& mesh, std::vector<int>& vertices, std::vector<unsigned>& indices) {
-  vertices.clear();
-  indices.clear();
-  const std::vector<std::array<int, 3>> faces = deform::boundaryFaces(mesh);
-  // Crease split: the corners of the boundary triangles (3 per face) at one mesh vertex share a
-  // surface vertex, and so a smooth normal, when a chain of triangles joins them across edges whose
-  // rest dihedral angle is below kCreaseDegrees. A box's edges and a cylinder's rims stay sharp (as
-  // at rest, so the topology never changes while the part deforms); its sides and any finely
-  // tessellated curve stay smooth (a cylinder of nr = 2 has 45° between its side facets).
-  const std::size_t nc = 3 * faces.size();
-  std::vector<Vec3> normal(faces.size());
-  for (std::size_t f = 0; f < faces.size(); ++f) {
-    const Vec3& a = mesh.vertices[static_cast<size_t>(faces[f][0])];
-    normal[f] = (mesh.vertices[static_cast<size_t>(faces[f][1])] - a).cross(mesh.vertices[static_cast<size_t>(faces[f][2])] - a);
-  }
-  std::vector<std::size_t> parent(nc);
-  for (std::size_t c = 0; c < nc; ++c) parent[c] = c;
-  auto root = [&](std::size_t c) {
-    while (parent[c] != c) c = parent[c] = parent[parent[c]];
-    return c;
-  };
-  // Each boundary edge (a, b) of a closed surface is in two triangles, one running a→b and one b→a.
-  std::unordered_map<std::uint64_t, std::size_t> halfEdge;  // (from, to) → corner of `from`
-  halfEdge.reserve(nc);
-  auto key = [](int from, int to) { return (std::uint64_t(std::uint32_t(from)) << 32) | std::uint32_t(to); };
-  for (std::size_t f = 0; f < faces.size(); ++f)
-    for (int j = 0; j < 3; ++j) halfEdge.emplace(key(faces[f][j], faces[f][(j + 1) % 3]), 3 * f + j);
-  const double cosCrease = std::cos(kCreaseDegrees * 3.14159265358979323846 / 180);
-  for (std::size_t f = 0; f < faces.size(); ++f)
-    for (int j = 0; j < 3; ++j) {
-      const int a = faces[f][j], b = faces[f][(j + 1) % 3];
-      const auto twin = halfEdge.find(key(b, a));
-      if (twin == halfEdge.end()) continue;
-      const std::size_t g = twin->second / 3;
-      if (g <= f) continue;  // each edge once
-      const double nn = normal[f].norm() * normal[g].norm();
-      if (nn > 0 && normal[f].dot(normal[g]) < cosCrease * nn) continue;  // a crease
-      // Join a's corner in f with a's corner in g (the twin's `to`), b's likewise.
-      const std::size_t cgB = twin->second, cgA = 3 * g + (twin->second % 3 + 1) % 3;
-      parent[root(3 * f + j)] = root(cgA);
-      parent[root(3 * f + (j + 1) % 3)] = root(cgB);
-    }
-  std::vector<int> index(nc, -1);  // corner root → surface vertex
-  for (std::size_t c = 0; c < nc; ++c) {
-    int& k = index[root(c)];
-    if (k < 0) {
-      k = static_cast<int>(vertices.size());
-      vertices.push_back(faces[c / 3][c % 3]);
-    }
-    indices.push_back(static_cast<unsigned>(k));
-  }
+  // The boundary triangles over the mesh's vertices, split at the creases of the rest shape
+  // (core/mesh_normals.h): decided at rest, so the surface's topology never changes while the part
+  // deforms.
+  std::vector<unsigned> corners;
+  for (const auto& f : deform::boundaryFaces(mesh))
+    for (int v : f) corners.push_back(static_cast<unsigned>(v));
+  std::vector<unsigned> groupPoint;
+  indices = creaseGroups(mesh.vertices, corners, kCreaseDegrees, groupPoint);
+  vertices.assign(groupPoint.begin(), groupPoint.end());
 }
 
 std::shared_ptr<const MeshData> surfaceMesh(const std::vector<int>& vertices, const std::vector<unsigned>& indices,
                                             const VecX& x) {
   auto mesh = std::make_shared<MeshData>();
-  // Normals: the area-weighted sums of the incident triangles' normals (smooth shading; the
-  // surface vertices are already split at creases, boundarySurface).
   mesh->vertices.reserve(vertices.size());
   for (int v : vertices) mesh->vertices.push_back(x.segment<3>(3 * v).cast<float>());
   mesh->indices = indices;
-  mesh->normals.assign(mesh->vertices.size(), Eigen::Vector3f::Zero());
-  for (size_t t = 0; t + 2 < mesh->indices.size(); t += 3) {
-    const unsigned a = mesh->indices[t], b = mesh->indices[t + 1], c = mesh->indices[t + 2];
-    const Eigen::Vector3f n = (mesh->vertices[b] - mesh->vertices[a]).cross(mesh->vertices[c] - mesh->vertices[a]);
-    for (unsigned i : {a, b, c}) mesh->normals[i] += n;
-  }
-  for (Eigen::Vector3f& n : mesh->normals) {
-    const float l = n.norm();
-    n = l > 0 ? Eigen::Vector3f(n / l) : Eigen::Vector3f::UnitZ();
-  }
+  mesh->normals = areaWeightedNormals(mesh->vertices, mesh->indices);
   return mesh;
 }
 

@@ -133,11 +133,9 @@ class DeformableParts {
 /// with the vertex order of DeformableParts::surface: what the window shows while the worker builds
 /// and precomputes the parts. Empty when a part cannot be built (the worker then says why).
 std::vector<std::shared_ptr<const MeshData>> restSurfaces(const MechanismSpec& spec);
-/// Rest dihedral angle above which a part's surface shows a sharp edge (boundarySurface).
-inline constexpr double kCreaseDegrees = 60;
 /// The boundary of `mesh`: its surface vertices (mesh indices, in first-seen order; a mesh vertex on
-/// a crease — a rest dihedral angle above kCreaseDegrees — appears once per smooth side) and its
-/// triangles as indices into them, outward.
+/// a crease — a rest dihedral angle above kCreaseDegrees, core/mesh_normals.h — appears once per
+/// smooth side) and its triangles as indices into them, outward.
 void boundarySurface(const deform::TetMesh& mesh, std::vector<int>& vertices, std::vector<unsigned>& indices);
 /// That surface at positions x (3 per mesh vertex), with smooth (area-weighted) normals, sharp across
 /// the creases split by boundarySurface.

@@ -13,6 +13,9 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
+
+#include "core/mesh_normals.h"
 
 // Debian's Assimp is built with its internal checks on, and a failed one (ai_assert) prints and
 // aborts: a hostile mesh file (a PLY with a corrupt vertex line trips TriangulateProcess.cpp:238,
@@ -119,8 +122,10 @@ std::shared_ptr<const MeshData> loadMeshFileInProcess(const std::string& path) {
   checkPlyHeader(path);
 
   Assimp::Importer importer;
-  const aiScene* scene = importer.ReadFile(
-      path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals);
+  // No aiProcess_GenSmoothNormals: on indexed meshes (glTF, joined OBJ) its vertices can hold only
+  // one normal, so every edge of a plate or a box came out rounded. Files without normals get
+  // crease-aware ones below (core/mesh_normals.h).
+  const aiScene* scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices);
   if (!scene || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !scene->mRootNode) {
     std::string why = importer.GetErrorString();
     if (why.empty()) why = "unknown reason";
@@ -137,8 +142,17 @@ std::shared_ptr<const MeshData> loadMeshFileInProcess(const std::string& path) {
   // the view would all turn NaN.
   for (const Eigen::Vector3f& v : data->vertices)
     if (!v.allFinite()) throw std::runtime_error("mesh file has a vertex that is not a finite number: " + path);
-  // Normals are all-or-nothing: a file mixing meshes with and without them gets none.
-  if (data->normals.size() != data->vertices.size()) data->normals.clear();
+  // Normals are all-or-nothing: the file's own when every mesh has them, else normals that are
+  // smooth across gentle edges and sharp at creases (a vertex repeated once per smooth side).
+  if (data->normals.size() != data->vertices.size()) {
+    std::vector<unsigned> groupPoint;
+    std::vector<unsigned> corners = creaseGroups(data->vertices, data->indices, kCreaseDegrees, groupPoint);
+    std::vector<Eigen::Vector3f> vertices(groupPoint.size());
+    for (std::size_t g = 0; g < groupPoint.size(); ++g) vertices[g] = data->vertices[groupPoint[g]];
+    data->vertices = std::move(vertices);
+    data->indices = std::move(corners);
+    data->normals = areaWeightedNormals(data->vertices, data->indices);
+  }
   return data;
 }
 

@@ -3,8 +3,11 @@
 // which its reader would hang are refused before it runs, and non-finite coordinates are refused.
 // mesh_reader_process.cpp, mesh_wire.cpp, subprocess.cpp: the same reading in the reader program's
 // own process gives the same mesh and the same errors, and its crash, hang, flood of output or
-// malformed answer becomes an error of this process, which goes on.
+// malformed answer becomes an error of this process, which goes on. A file without normals gets
+// normals sharp at creases and smooth elsewhere (core/mesh_normals.h): an OBJ cube, an OBJ prism
+// of 24 sides.
 #include <QtTest>
+#include <QTemporaryDir>
 
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
@@ -215,6 +218,65 @@ class TestMesh : public QObject {
     // A child that closes its output and then lingers is still stopped at the time limit.
     r = runSubprocess({"/bin/sh", "-c", "exec >&- 2>&-; sleep 30"}, 0.3, 1000);
     QVERIFY(r.timedOut);
+  }
+
+  void normalsSharpAtCreases() {
+    // A cube without normals: each of its 8 corners becomes 3 vertices, one per face, and every
+    // vertex's normal is its face's (outward: the file winds its faces so).
+    QTemporaryDir dir;
+    const QString cube = dir.filePath("cube.obj");
+    {
+      QFile f(cube);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+              "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n");
+    }
+    const auto m = mechsim::io::loadMeshFileInProcess(cube.toStdString());
+    QCOMPARE(m->vertices.size(), std::size_t(24));
+    QCOMPARE(m->normals.size(), std::size_t(24));
+    for (std::size_t t = 0; t < m->indices.size(); t += 3) {
+      const Eigen::Vector3f& a = m->vertices[m->indices[t]];
+      const Eigen::Vector3f n = (m->vertices[m->indices[t + 1]] - a).cross(m->vertices[m->indices[t + 2]] - a).normalized();
+      QVERIFY(n.dot(a - Eigen::Vector3f(0.5f, 0.5f, 0.5f)) > 0);  // outward
+      for (int c = 0; c < 3; ++c) QVERIFY((m->normals[m->indices[t + std::size_t(c)]] - n).norm() < 1e-6f);
+    }
+    // A 24-sided prism: smooth around (15° between sides: normals radial), sharp at the caps.
+    const QString prism = dir.filePath("prism.obj");
+    {
+      QFile f(prism);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      QByteArray text;
+      const int n = 24;
+      for (int z = 0; z < 2; ++z)
+        for (int k = 0; k < n; ++k)
+          text += QByteArray("v ") + QByteArray::number(std::cos(2 * M_PI * k / n)) + " " +
+                  QByteArray::number(std::sin(2 * M_PI * k / n)) + " " + QByteArray::number(z) + "\n";
+      for (int k = 0; k < n; ++k) {
+        const int a = k + 1, b = (k + 1) % n + 1;
+        text += "f " + QByteArray::number(a) + " " + QByteArray::number(b) + " " + QByteArray::number(b + n) + " " +
+                QByteArray::number(a + n) + "\n";
+      }
+      QByteArray bottom = "f", top = "f";
+      for (int k = n; k >= 1; --k) bottom += " " + QByteArray::number(k);
+      for (int k = 1; k <= n; ++k) top += " " + QByteArray::number(k + n);
+      f.write(text + bottom + "\n" + top + "\n");
+    }
+    const auto p = mechsim::io::loadMeshFileInProcess(prism.toStdString());
+    QCOMPARE(p->vertices.size(), std::size_t(4 * 24));  // each rim point twice: side and cap
+    int side = 0;
+    for (std::size_t v = 0; v < p->vertices.size(); ++v) {
+      const Eigen::Vector3f& x = p->vertices[v];
+      const Eigen::Vector3f& nv = p->normals[v];
+      if (std::abs(nv.z()) > 0.999f) {
+        QCOMPARE(nv.z() > 0, x.z() > 0.5f);
+      } else {
+        // Within 4° of radial (area weights lean towards the side whose both triangles touch the
+        // vertex); a side's own normal is 7.5° off at its edges.
+        QVERIFY(std::abs(nv.z()) < 1e-6f && nv.dot(Eigen::Vector3f(x.x(), x.y(), 0).normalized()) > std::cos(4 * M_PI / 180));
+        ++side;
+      }
+    }
+    QCOMPARE(side, 48);
   }
 
   void nonFiniteVerticesRefused() {
