@@ -55,7 +55,8 @@ void appendConnectivity(std::string& out, const Index* index, std::size_t cells,
   for (std::size_t c = 0; c < cells; ++c)
     for (int a = 0; a < perCell; ++a) {
       const long long v = static_cast<long long>(index[c * std::size_t(perCell) + std::size_t(a)]);
-      if (v < 0 || static_cast<unsigned long long>(v) >= points) throw std::invalid_argument("VTK output: a cell names a point out of range");
+      if (v < 0 || static_cast<unsigned long long>(v) >= points)
+        throw std::invalid_argument("VTK output: a cell names a point out of range");
       out += std::to_string(v);
       out += a == perCell - 1 ? '\n' : ' ';
     }
@@ -90,6 +91,7 @@ std::string vtuText(const std::vector<std::array<int, 4>>& tets, const VecX& x, 
   appendFields(out, "CellData", cellData, nc);
   appendPoints(out, x);
   out += "      <Cells>\n";
+  static_assert(sizeof(std::array<int, 4>) == 4 * sizeof(int), "tets read as one int array");
   appendConnectivity(out, nc ? tets.front().data() : nullptr, nc, 4, np);
   out += "        <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
   for (std::size_t t = 0; t < nc; ++t) out += (t % 32 == 31 || t + 1 == nc) ? "10\n" : "10 ";
