@@ -24,8 +24,9 @@
 // `--vtk DIR` also writes the parts' motion for ParaView and other VTK readers (core/io/vtk.h):
 // DIR/<part>_<k>.vtu for every `--vtk-every`-th time t_k (default every one, t = 0 included) —
 // the tet mesh at its positions, point fields displacement (from rest, m), velocity (m/s) and
-// von_mises (Pa, the mean of the vertex's tets), cell field von_mises (Pa) — and DIR/<part>.pvd,
-// the series with its times, written last (also after a failure, listing the states written).
+// von_mises (Pa, the rest-volume-weighted mean of the vertex's tets), cell field von_mises (Pa) —
+// and DIR/<part>.pvd, the series with its times, written last (also after a failure, listing the
+// states written).
 // <part> is the part's name made safe as a file name (and numbered when two names meet).
 #include <chrono>
 #include <cmath>
@@ -74,7 +75,8 @@ bool parseInteger(const std::string& s, const char* option, long lo, long hi, lo
 
 int cmdDeform(const Args& argsIn) {
   const char* usage = commandUsage("deform");
-  // --method, --step-control, --modes and --backend are ours; the rest are the common run options.
+  // --method, --step-control, --modes, --backend, --vtk and --vtk-every are ours; the rest are the
+  // common run options.
   Args args;
   std::string methodS, controlS, modesS, backendS = "auto";  // empty: each part's own (the file's)
   std::string vtkDir, vtkEveryS;
@@ -111,8 +113,9 @@ int cmdDeform(const Args& argsIn) {
                  controlS.c_str());
     return 2;
   }
-  long modesArg = 0;  // JGS2 coarse modes for every part (the file's "modes"): 64 … 1024
-  if (!modesS.empty() && !parseInteger(modesS, "--modes", 64, 1024, modesArg)) return 2;
+  long modes = 0;  // JGS2 coarse modes for every part (the file's "modes"): 64 … 1024
+  if (!modesS.empty() && !parseInteger(modesS, "--modes", 64, 1024, modes)) return 2;
+  const int modesArg = static_cast<int>(modes);
   long vtkEvery = 1;
   if (!vtkEveryS.empty()) {
     if (!parseInteger(vtkEveryS, "--vtk-every", 1, 1000000, vtkEvery)) return 2;
@@ -196,7 +199,7 @@ int cmdDeform(const Args& argsIn) {
       methods += deform::toString(p.opt.method);
       if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
         p.jgs2 = std::make_unique<deform::Jgs2Data>(
-            deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? static_cast<int>(modesArg) : ds.modes)));
+            deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? modesArg : ds.modes)));
       // Backend: the device when asked for or (auto) when present and it runs the part's options.
       std::string backend = "cpu";
 #ifdef MECHSIM_HAVE_CUDA
@@ -248,10 +251,10 @@ int cmdDeform(const Args& argsIn) {
     const std::string file = p.stem + number;
     const VecX rest = deform::restPositions(p.m);
     const VecX disp = p.x - rest;
+    std::vector<io::VtkField> cellData = {{"von_mises", 1, deform::tetVonMises(p.m, p.x)}};
     std::vector<io::VtkField> pointData = {{"displacement", 3, {disp.data(), disp.data() + disp.size()}},
                                            {"velocity", 3, {p.v.data(), p.v.data() + p.v.size()}},
-                                           {"von_mises", 1, deform::vertexVonMises(p.m, p.x)}};
-    std::vector<io::VtkField> cellData = {{"von_mises", 1, deform::tetVonMises(p.m, p.x)}};
+                                           {"von_mises", 1, deform::vertexVonMises(p.m, cellData[0].values)}};
     io::writeFileAtomically((std::filesystem::path(vtkDir) / file).string(),
                             io::vtuText(p.m.mesh.tets, p.x, pointData, cellData));
     p.vtkSteps.emplace_back(t, file);

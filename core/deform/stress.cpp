@@ -57,7 +57,10 @@ std::vector<double> tetVonMises(const DeformableModel& m, const VecX& x) {
 }
 
 std::vector<double> vertexVonMises(const DeformableModel& m, const VecX& x) {
-  const std::vector<double> tet = tetVonMises(m, x);
+  return vertexVonMises(m, tetVonMises(m, x));
+}
+
+std::vector<double> vertexVonMises(const DeformableModel& m, const std::vector<double>& tet) {
   std::vector<double> num(static_cast<size_t>(m.vertexCount()), 0.0), den(num.size(), 0.0);
   for (int t = 0; t < m.tetCount(); ++t) {
     const double w = std::abs(m.volume[static_cast<size_t>(t)]);

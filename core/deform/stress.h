@@ -32,5 +32,7 @@ std::vector<double> tetVonMises(const DeformableModel& m, const VecX& x);
 /// Per vertex: the average of the incident tets' von Mises stresses weighted by their rest volumes
 /// (nv values, Pa).
 std::vector<double> vertexVonMises(const DeformableModel& m, const VecX& x);
+/// The same from the tets' values already computed (tetVonMises).
+std::vector<double> vertexVonMises(const DeformableModel& m, const std::vector<double>& tet);
 
 }  // namespace mechsim::deform
