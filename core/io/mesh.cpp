@@ -142,6 +142,10 @@ std::shared_ptr<const MeshData> loadMeshFileInProcess(const std::string& path) {
   // the view would all turn NaN.
   for (const Eigen::Vector3f& v : data->vertices)
     if (!v.allFinite()) throw std::runtime_error("mesh file has a vertex that is not a finite number: " + path);
+  // Assimp's importers are trusted with nothing a hostile file controls: a face naming a vertex
+  // that is not there ends the read here, before anything indexes with it.
+  for (unsigned i : data->indices)
+    if (i >= data->vertices.size()) throw std::runtime_error("mesh file has a face with a vertex out of range: " + path);
   // Normals are all-or-nothing: the file's own when every mesh has them, else normals that are
   // smooth across gentle edges and sharp at creases (a vertex repeated once per smooth side).
   if (data->normals.size() != data->vertices.size()) {
