@@ -172,7 +172,7 @@ int cmdDeform(const Args& argsIn) {
     std::unique_ptr<deform::Jgs2Data> jgs2;
     deform::SolveOptions opt;
     bool budget = false;  // the file caps the iterations: a step at the cap is not a failure
-    VecX x, v;
+    VecX rest, x, v;  // rest: the positions at t = 0 (--vtk's displacement is from them)
     std::string stem;  // --vtk: the files' stem
     std::vector<std::pair<double, std::string>> vtkSteps;  // --vtk: (t, file) written
 #ifdef MECHSIM_HAVE_CUDA
@@ -186,7 +186,8 @@ int cmdDeform(const Args& argsIn) {
       Part p;
       p.name = ds.name;
       p.m = deform::makeDeformableFromSpec(ds, spec, dt);
-      p.x = deform::restPositions(p.m);
+      p.rest = deform::restPositions(p.m);
+      p.x = p.rest;
       p.v = VecX::Zero(p.x.size());
       // The part's solver: the command line's, else the file's, else newton / subspace.
       p.opt.method = methodArg ? *methodArg : deform::methodFromString(ds.solver).value_or(deform::Method::Newton);
@@ -249,8 +250,7 @@ int cmdDeform(const Args& argsIn) {
     char number[32];
     std::snprintf(number, sizeof number, "_%06ld.vtu", k);
     const std::string file = p.stem + number;
-    const VecX rest = deform::restPositions(p.m);
-    const VecX disp = p.x - rest;
+    const VecX disp = p.x - p.rest;
     std::vector<io::VtkField> cellData = {{"von_mises", 1, deform::tetVonMises(p.m, p.x)}};
     std::vector<io::VtkField> pointData = {{"displacement", 3, {disp.data(), disp.data() + disp.size()}},
                                            {"velocity", 3, {p.v.data(), p.v.data() + p.v.size()}},
