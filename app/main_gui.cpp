@@ -1,12 +1,14 @@
 // app/main_gui.cpp — `mechsim [FILE] [--screenshot OUT.png] [--size WxH] [--benchmark-drag]`: the GUI
 // (FORMAT.md §2).
 //
-// --benchmark-drag shows the window, grabs the file's first handle (or, without handles, the point
-// under the origin of its last moving body) with a left press on the viewport, drags it round a
-// circle in the plane facing the camera for a few seconds under the real event loop (mouse moves
-// posted every 4 ms: the full path event → target → worker solve → frame → scene → paint), and
-// prints, as its last two lines, `fps N` (new solver frames painted per second) and
-// `solve_ms_per_frame M` (mean wall time of the DragSolver's update per frame).
+// --benchmark-drag shows the window, grabs the file's first handle (or, without handles, the
+// surface vertex of its first deformable part nearest the part's centroid — a soft handle drag —
+// or, without parts, the point under the origin of its last moving body) with a left press on the
+// viewport, drags it round a circle in the plane facing the camera for a few seconds under the
+// real event loop (mouse moves posted every 4 ms: the full path event → target → worker solve →
+// frame → scene → paint), and prints, as its last two lines, `fps N` (new solver frames painted
+// per second) and `solve_ms_per_frame M` (mean wall time of the DragSolver's update per frame;
+// 0 for a deformable part's drag, whose time is the part's implicit-Euler step).
 //
 // Without FILE it opens the default mechanism, mechanisms/fourbar.json of the source tree (or
 // next to the executable when installed). With --screenshot it shows the window, waits for the
@@ -95,9 +97,21 @@ int benchmarkDrag(mechsim::ui::MainWindow& window, double seconds) {
   const std::vector<Pose>& poses = window.currentFrame().poses;
   Vec3 point = Vec3::Zero();
   std::string what;
+  const auto& parts = window.currentFrame().deformables;
   if (!m.handles.empty()) {
     point = poses[m.handles[0].body].apply(m.handles[0].local);
     what = "handle " + m.handles[0].name;
+  } else if (!parts.empty() && parts[0] && !parts[0]->vertices.empty()) {
+    // A deformable part: its surface vertex nearest its centroid (for a ring or a C, on the inside
+    // of the bend, still on the part). The press there starts a soft handle on the part.
+    const auto& v = parts[0]->vertices;
+    Vec3 c = Vec3::Zero();
+    for (const auto& p : v) c += p.cast<double>();
+    c /= double(v.size());
+    double best = INFINITY;
+    for (const auto& p : v)
+      if ((p.cast<double>() - c).norm() < best) best = (p.cast<double>() - c).norm(), point = p.cast<double>();
+    what = "deformable part " + (window.spec() && !window.spec()->deformables.empty() ? window.spec()->deformables[0].name : std::string("0"));
   } else {
     for (int b = static_cast<int>(m.bodies.size()) - 1; b >= 0; --b)
       if (!m.bodies[b].fixed) {
@@ -124,7 +138,7 @@ int benchmarkDrag(mechsim::ui::MainWindow& window, double seconds) {
   quint64 lastSerial = window.currentFrame().serial;
   QObject::connect(view, &mechsim::ui::Viewport::framePainted, view, [&] {
     const auto& f = window.currentFrame();
-    if (f.serial == lastSerial || !f.dragging) return;
+    if (f.serial == lastSerial || !(f.dragging || f.deformDragging)) return;
     lastSerial = f.serial;
     ++frames;
     solveSeconds += f.stats.solveSeconds;
@@ -165,7 +179,7 @@ struct Options {
   QCommandLineOption screenshot{"screenshot", "Render the first frame to OUT.png and exit.", "OUT.png"};
   QCommandLineOption size{"size", "Size of the 3-D view (and of the screenshot), e.g. 1280x800.", "WxH", "1024x720"};
   QCommandLineOption benchmarkDrag{"benchmark-drag",
-                                   "Drag the first handle (or the last body) for a few seconds; print fps and solve time."};
+                                   "Drag the first handle (else a deformable part, else the last body) for a few seconds; print fps and solve time."};
   void addTo(QCommandLineParser& parser) {
     parser.setApplicationDescription("mechsim — mechanism simulator (GUI).");
     parser.addHelpOption();

@@ -1,5 +1,7 @@
 // tests/ui/test_mechsim_app.cpp — app/main_gui.cpp run as `mechsim` through QProcess:
-// --screenshot writes a non-blank PNG, a bad file exits 1 with FILE:LINE:COL on stderr, --help.
+// --screenshot writes a non-blank PNG, a bad file exits 1 with FILE:LINE:COL on stderr, --help;
+// --benchmark-drag drags the four-bar's handle and a deformable part's vertex (frames painted,
+// a frame rate printed).
 #include <QtTest>
 
 #include <QDir>
@@ -15,6 +17,7 @@ class TestMechsimApp : public QObject {
   void help();
   void screenshotOfTheDefaultMechanism();
   void badFileExitsWithTheLoaderMessage();
+  void dragBenchmark();
 
  private:
   int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr, bool display = true);
@@ -85,6 +88,26 @@ void TestMechsimApp::badFileExitsWithTheLoaderMessage() {
   // A file that does not exist, and a bad --size.
   QCOMPARE(run({dir.filePath("missing.json"), "--screenshot", dir.filePath("m.png")}), 1);
   QCOMPARE(run({bad, "--size", "huge"}), 1);
+}
+
+void TestMechsimApp::dragBenchmark() {
+  // The handle of the four-bar, and — a file without handles but with a deformable part — a soft
+  // handle on the rubber mount's surface. Each prints the frames painted while the cursor circled
+  // and exits 0 only when there were some.
+  const QDir src(qEnvironmentVariable("MECHSIM_SOURCE_DIR", MECHSIM_SOURCE_DIR));
+  const std::pair<const char*, const char*> cases[] = {{"mechanisms/fourbar.json", "handle P"},
+                                                       {"mechanisms/deform-rubber-mount.json", "deformable part mount"}};
+  for (const auto& [file, what] : cases) {
+    QByteArray out, err;
+    QCOMPARE(run({src.filePath(file), "--benchmark-drag"}, &out, &err), 0);
+    const QString text = QString::fromUtf8(out);
+    QVERIFY2(text.contains(QString::fromUtf8(what)), qPrintable(text + QString::fromUtf8(err)));
+    const auto m = QRegularExpression(QStringLiteral("(\\d+) frames painted")).match(text);
+    QVERIFY2(m.hasMatch() && m.captured(1).toInt() >= 10, qPrintable(text));
+    const auto fps = QRegularExpression(QStringLiteral("^fps ([0-9.]+)$"), QRegularExpression::MultilineOption).match(text);
+    QVERIFY2(fps.hasMatch() && fps.captured(1).toDouble() > 1, qPrintable(text));
+    qInfo("%s: %s", file, qPrintable(text.section('\n', 0, 0)));
+  }
 }
 
 QTEST_GUILESS_MAIN(TestMechsimApp)
