@@ -297,31 +297,37 @@ class Mech:
         return cleaned(out)
 
     def write(self, path):
-        o = self.to_json()
-        lines = []
-        if self.comment:
-            for c in self.comment.strip().splitlines():
-                lines.append("// " + c if c else "//")
-        lines.append("{")
-        keys = list(o.keys())
-        for i, k in enumerate(keys):
-            comma = "," if i < len(keys) - 1 else ""
-            v = o[k]
-            if isinstance(v, list) and v and isinstance(v[0], dict):
-                lines.append('  "%s": [' % k)
-                for j, e in enumerate(v):
-                    c2 = "," if j < len(v) - 1 else ""
-                    lines.append("    " + json.dumps(e, separators=(", ", ": ")) + c2)
-                lines.append("  ]" + comma)
-            else:
-                lines.append('  "%s": %s%s' % (k, json.dumps(v, separators=(", ", ": ")), comma))
-        lines.append("}")
+        lines = mechanism_lines(self.to_json(), self.comment)
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         tmp = path + ".tmp"
         with open(tmp, "w") as f:
             f.write("\n".join(lines) + "\n")
         os.replace(tmp, path)
         print("wrote", path, "bodies", len(self.bodies), "joints", len(self.joints), "drivers", len(self.drivers))
+
+
+def mechanism_lines(doc, comment=None):
+    """A native-format file's lines: the comment as // lines, then one line per top-level key, and
+    one per element of an array of objects (bodies, joints, ...)."""
+    lines = []
+    if comment:
+        for c in comment.strip().splitlines():
+            lines.append("// " + c if c else "//")
+    lines.append("{")
+    keys = list(doc.keys())
+    for i, k in enumerate(keys):
+        comma = "," if i < len(keys) - 1 else ""
+        v = doc[k]
+        if isinstance(v, list) and v and isinstance(v[0], dict):
+            lines.append('  "%s": [' % k)
+            for j, e in enumerate(v):
+                c2 = "," if j < len(v) - 1 else ""
+                lines.append("    " + json.dumps(e, separators=(", ", ": ")) + c2)
+            lines.append("  ]" + comma)
+        else:
+            lines.append('  "%s": %s%s' % (k, json.dumps(v, separators=(", ", ": ")), comma))
+    lines.append("}")
+    return lines
 
 
 def repo_path(*p):
