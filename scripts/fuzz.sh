@@ -33,7 +33,7 @@ for f in "$root"/mechanisms/*.json "$root"/mechanisms/*/*.json "$root"/tests/dat
          "$root"/tests/data/bad/*.json; do
   [ -f "$f" ] && cp "$f" "$corpus/native/seed-$(basename "$(dirname "$f")")-$(basename "$f")"
 done
-seed "$corpus/tetmesh" 00 "$root"/tests/data/meshes/*.msh "$root"/tests/data/bad/*.msh
+seed "$corpus/tetmesh" 00 "$root"/models/*.msh "$root"/tests/data/meshes/*.msh "$root"/tests/data/bad/*.msh
 for n in "$root"/tests/data/meshes/*.node "$root"/tests/data/bad/*.node; do
   [ -f "$n" ] || continue
   { printf '\x01'; cat "$n"; printf '\0'; cat "${n%.node}.ele" 2>/dev/null || true; } \
