@@ -24,8 +24,16 @@ struct Material {
   double youngs = 1e6;   // Pa
   double poisson = 0.4;  // −
   double density = 1000; // kg/m³
+  /// Shear modulus μ = E / (2(1 + ν)), the μ of both energies.
   double mu() const { return youngs / (2 * (1 + poisson)); }
-  double lambda() const { return youngs * poisson / ((1 + poisson) * (1 - 2 * poisson)); }
+  /// Lamé's λ of linear elasticity, Eν / ((1 + ν)(1 − 2ν)).
+  double lameLambda() const { return youngs * poisson / ((1 + poisson) * (1 - 2 * poisson)); }
+  /// The λ of the stable neo-Hookean energy Ψ = μ/2 (I_C − 3) − μ(J − 1) + λ/2 (J − 1)²
+  /// (hd::materialEval). Linearised at rest its stress is P ≈ μ(δF + δFᵀ) + (λ − μ) tr(δF) I, i.e.
+  /// linear elasticity with Lamé's λ − μ; λ = lameLambda() + μ therefore gives the material the
+  /// file's E and ν at small strain (the reparameterisation Smith, de Goes & Kim 2018 make for the
+  /// variant of their energy with the log term: there λ + 5/6 μ and 4/3 μ). ARAP has no λ.
+  double lambda() const { return lameLambda() + mu(); }
 };
 
 /// A vertex that moves with a rigid body: its position is pose(body).apply(local) each step.

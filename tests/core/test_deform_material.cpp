@@ -3,7 +3,9 @@
 // stress and Hessians of both materials against central finite differences (step √ε-scaled, the
 // tolerance its truncation error), PSD projection, element and assembled derivatives, mesh
 // generators against closed-form volumes, face counts and outward faces, and the colouring's
-// defining property.
+// defining property. The stable neo-Hookean material with a file's E and ν is linear elasticity
+// with that E and ν at small strain: its tangent at rest is the isotropic elasticity tensor, and
+// a bar stretched by 1e-6 under uniaxial stress shortens sideways by ν times that, with σ = Eε.
 #include <QtTest>
 #include <random>
 
@@ -198,6 +200,52 @@ class TestDeformMaterial : public QObject {
       for (int j = 0; j < x.size(); ++j)
         if (!m.prescribed[j / 3]) QVERIFY(std::abs(col[j] - H.coeff(j, k)) < 1e-4 * (1 + std::abs(H.coeff(j, k))));
     }
+  }
+
+  void smallStrainIsLinearElasticity_data() {
+    QTest::addColumn<double>("E");
+    QTest::addColumn<double>("nu");
+    for (double nu : {0.0, 0.3, 0.45, 0.49, -0.2}) QTest::newRow(qPrintable(QString("nu=%1").arg(nu))) << 2.5e6 << nu;
+  }
+  void smallStrainIsLinearElasticity() {
+    QFETCH(double, E);
+    QFETCH(double, nu);
+    Material mat;
+    mat.youngs = E;
+    mat.poisson = nu;
+    // Linear elasticity from E and ν, written out here: C_ijkl = λ δ_ij δ_kl + G (δ_ik δ_jl + δ_il δ_jk).
+    const double G = E / (2 * (1 + nu)), lam = E * nu / ((1 + nu) * (1 - 2 * nu));
+    double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, P[9], dP[81];
+    hd::materialEval(hd::kStableNeoHookean, mat.mu(), mat.lambda(), I, P, dP, false);
+    for (int k = 0; k < 9; ++k) QVERIFY(std::abs(P[k]) < 1e-12 * E);  // stress-free at rest
+    const auto d = [](int a, int b) { return a == b ? 1.0 : 0.0; };
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k)
+          for (int l = 0; l < 3; ++l) {
+            const double C = lam * d(i, j) * d(k, l) + G * (d(i, k) * d(j, l) + d(i, l) * d(j, k));
+            QVERIFY2(std::abs(dP[9 * (3 * i + j) + 3 * k + l] - C) < 1e-9 * E,
+                     qPrintable(QString("C_%1%2%3%4: %5 vs %6").arg(i).arg(j).arg(k).arg(l).arg(dP[9 * (3 * i + j) + 3 * k + l]).arg(C)));
+          }
+    // Uniaxial stress: F = diag(1 + ε, b, b) with b such that P_22 = 0 (secant iterations on the
+    // material's own stress); then (1 − b)/ε = ν and P_11/ε = E, to O(ε).
+    const double eps = 1e-6;
+    const auto lateral = [&](double b) {
+      double F[9] = {1 + eps, 0, 0, 0, b, 0, 0, 0, b}, Pb[9];
+      hd::materialEval(hd::kStableNeoHookean, mat.mu(), mat.lambda(), F, Pb, nullptr, false);
+      return Pb[4];
+    };
+    double b0 = 1, b1 = 1 - 0.5 * eps, f0 = lateral(b0), f1 = lateral(b1);
+    for (int it = 0; it < 50 && std::abs(f1) > 1e-14 * E && f1 != f0; ++it) {
+      const double b2 = b1 - f1 * (b1 - b0) / (f1 - f0);
+      b0 = b1, f0 = f1, b1 = b2, f1 = lateral(b1);
+    }
+    double F[9] = {1 + eps, 0, 0, 0, b1, 0, 0, 0, b1}, Pu[9];
+    hd::materialEval(hd::kStableNeoHookean, mat.mu(), mat.lambda(), F, Pu, nullptr, false);
+    const double nuMeasured = (1 - b1) / eps, EMeasured = Pu[0] / eps;
+    qInfo("nu %g: measured nu %.6f, E %.6g (file %.6g)", nu, nuMeasured, EMeasured, E);
+    QVERIFY2(std::abs(nuMeasured - nu) < 1e-4, qPrintable(QString::number(nuMeasured)));
+    QVERIFY2(std::abs(EMeasured - E) < 1e-4 * E, qPrintable(QString::number(EMeasured)));
   }
 
   void boxMeshVolumeFacesAndColouring() {

@@ -335,7 +335,11 @@ class TestDeformStress : public QObject {
     QVERIFY(minimise(m, nullptr, ref, z, xStar).converged);
     ElementCache c;
     evalElements(m, xStar, c, false);
-    QVERIFY(assembleGradient(m, z, xStar, c).norm() < 1e-8);
+    // Stationary to round-off: the gradient falls by 11 orders from the start's (6e4 here).
+    ElementCache c0;
+    evalElements(m, x0, c0, false);
+    const double g0 = assembleGradient(m, z, x0, c0).norm(), gStar = assembleGradient(m, z, xStar, c).norm();
+    QVERIFY2(gStar < 1e-11 * g0, qPrintable(QString("%1 of %2").arg(gStar).arg(g0)));
     DeformableModel bare = m;
     bare.handles.clear();
     VecX xBare = x0;

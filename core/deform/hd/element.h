@@ -30,7 +30,8 @@ namespace mechsim::deform::hd {
 enum MaterialKind : int { kStableNeoHookean = 0, kArap = 1 };
 
 /// Ψ(F), P(F) and (when dPdF is non-null) ∂P/∂F as a 9×9 row-major matrix on vec(F) (row-major
-/// vec). Returns Ψ.
+/// vec). Returns Ψ. mu and lambda are the energy's own parameters: Material::mu() and
+/// Material::lambda() (for the stable neo-Hookean energy Lamé's λ plus μ, see there).
 MECHSIM_HD inline double materialEval(int kind, double mu, double lambda, const double* F, double* P,
                                       double* dPdF, bool project) {
   double U[9], s[3], V[9];
