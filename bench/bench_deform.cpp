@@ -409,7 +409,7 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
   std::vector<Row> rows;
   const int warmSteps = 3, steps = quick ? 1 : 2;
   const int vbdCap = quick ? 1000 : 2000;  // ‖Δx‖ run
-  const int errCap = quick ? 300 : 200;    // error run (VBD rarely reaches 1e-3 at 20× and above)
+  const int errCap = 400;  // error run (VBD rarely reaches 1e-3 at 20× and above: its ratio is then a bound)
   for (const std::string scene : {"cantilever", "twist", "struck"})
     for (double stiff : {1.0, 20.0, 1000.0}) {
       if (scene == "struck" && stiff != 20.0) continue;  // Fig. 3 analogue: at 20× only

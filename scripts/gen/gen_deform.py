@@ -274,7 +274,7 @@ A soft silicone finger (100 mm long, 20 x 16 mm at its base, tapering to a round
 neo-Hookean, E = 0.2 MPa, nu = 0.45) given as a closed triangle surface (models/soft-finger.obj) and
 filled with tets by Gmsh's library when the file is opened (mesh type "surface", largest tet edge
 5 mm). Its flat base is bonded to a wrist that waves +-25 degrees about a horizontal axis every two
-seconds. Held still, the tip droops 12.6 mm under the finger's own weight; waved, it lags and whips
+seconds. Held still, the tip droops 12.2 mm under the finger's own weight; waved, it lags and whips
 behind the wrist.""")
 
 
