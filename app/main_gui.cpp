@@ -109,8 +109,10 @@ int benchmarkDrag(mechsim::ui::MainWindow& window, double seconds) {
     for (const auto& p : v) c += p.cast<double>();
     c /= double(v.size());
     double best = INFINITY;
-    for (const auto& p : v)
-      if ((p.cast<double>() - c).norm() < best) best = (p.cast<double>() - c).norm(), point = p.cast<double>();
+    for (const auto& p : v) {
+      const double d2 = (p.cast<double>() - c).squaredNorm();
+      if (d2 < best) best = d2, point = p.cast<double>();
+    }
     what = "deformable part " + (window.spec() && !window.spec()->deformables.empty() ? window.spec()->deformables[0].name : std::string("0"));
   } else {
     for (int b = static_cast<int>(m.bodies.size()) - 1; b >= 0; --b)
