@@ -32,9 +32,15 @@ int runDeform(std::ostream& out, bool csv, bool quick);
 /// `bench deform` with the methods the device runs (jacobi, jgs2-jacobi; subspace step control):
 /// iterations per step and ms per iteration on each, the solutions' difference, device time per
 /// bare sweep; then a ≥ 1M-tet cantilever: 20 Jacobi sweeps on both (parity and ms per sweep), the
-/// device's iterations per step, and the CPU's VBD and Newton per iteration. Returns 1 without a
-/// device. bench_deform.cpp.
+/// device's iterations per step, and the CPU's VBD and Newton per iteration. Not `quick`: the
+/// large cases of runDeformLarge too. Returns 1 without a device. bench_deform.cpp.
 int runDeformGpu(std::ostream& out, bool csv, bool quick);
+
+/// `bench deform --large`: the large cases of the device table alone — a ≈100k-tet cantilever
+/// (precomputation, then every method's iterations per step and ms per iteration, the device's
+/// beside its CPU twin) and the ≥ 1M-tet one (no JGS2 row: its precomputation is out of reach).
+/// Without a device, the CPU rows only. bench_deform.cpp.
+int runDeformLarge(std::ostream& out, bool csv);
 
 /// `bench contact`: paper 000 Table 1 (sweeps and time to RES < 1e-4 at step 100, frictionless) and
 /// Table 2 (1000 steps × 200 sweeps with friction; `quick`: 100 steps) on Pool 1, Pool 2 and

@@ -39,6 +39,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bench/bench.h"
@@ -623,8 +624,9 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
   return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The device tables (`--gpu`, `--large`): each device row beside its CPU twin.
 
-#ifdef MECHSIM_HAVE_CUDA
 namespace {
 
 /// Relative difference of two solutions in the stopping rule's measure: max vertex distance over
@@ -653,65 +655,334 @@ void printGpuTable(std::ostream& out, const std::vector<GpuPair>& pairs, const s
   auto header = [&](const Row& r) {
     if (r.caseName == last) return;
     out << "\n" << r.caseName << "  (" << r.tets << " tets, stiffness " << r.stiffness << "x)\n"
-        << "  method                      cpu it/step  cuda it/step  cpu ms/it  cuda ms/it  cpu/cuda  conv cpu|cuda   "
-           "|x_cpu-x_cuda|\n";
+        << "  method                          cpu it/step  cuda it/step  cpu ms/it  cuda ms/it  cpu/cuda  conv cpu|cuda  "
+           "|x_cpu-x_cuda|  error\n";
     last = r.caseName;
+  };
+  auto fixed = [](double value, int digits) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << value;
+    return s.str();
+  };
+  auto sci = [](double value) {
+    std::ostringstream s;
+    s << std::scientific << std::setprecision(1) << value;
+    return s.str();
+  };
+  // One line; "-" where a backend has no row (no device, a device error said on stderr, a CPU-only
+  // method) and in the error column where the case has no reference solution.
+  auto line = [&](const std::string& name, const Row* cpu, const Row* cuda, const std::string& difference) {
+    const bool c = cpu && cpu->steps > 0, g = cuda && cuda->steps > 0;
+    const bool sweep = (c ? cpu : cuda) && (c ? cpu : cuda)->variant == "sweep";
+    std::string conv = "-";
+    if (!sweep) conv = (c ? std::to_string(cpu->converged) + "/" + std::to_string(cpu->steps) : "-") + "|" +
+                       (g ? std::to_string(cuda->converged) + "/" + std::to_string(cuda->steps) : "-");
+    const Row* any = c ? cpu : cuda;
+    out << "  " << std::left << std::setw(30) << name << std::right << std::setw(13)
+        << (c ? fixed(cpu->iterations, 1) : "-") << std::setw(14) << (g ? fixed(cuda->iterations, 1) : "-")
+        << std::setw(11) << (c ? fixed(1e3 * cpu->timePerIteration, 3) : "-") << std::setw(12)
+        << (g ? fixed(1e3 * cuda->timePerIteration, 3) : "-") << std::setw(10)
+        << (c && g && cuda->timePerIteration > 0 ? fixed(cpu->timePerIteration / cuda->timePerIteration, 1) + "x" : "-")
+        << std::setw(15) << conv << std::setw(16) << difference << std::setw(9)
+        << (any && !sweep && any->error != 0 ? sci(any->error) : "-") << "\n";
   };
   for (const GpuPair& p : pairs) {
     header(p.cpu);
-    std::ostringstream name;
-    name << p.cpu.method << (p.cpu.variant.empty() || p.cpu.variant == "cubature" ? "" : "[" + p.cpu.variant + "]");
-    std::ostringstream ratio;  // "-" where the device gave no time (a device error, said on stderr)
-    if (p.cuda.timePerIteration > 0)
-      ratio << std::fixed << std::setprecision(1) << p.cpu.timePerIteration / p.cuda.timePerIteration << "x";
-    else
-      ratio << "-";
-    std::ostringstream conv;
-    conv << p.cpu.converged << "/" << p.cpu.steps << "|" << p.cuda.converged << "/" << p.cuda.steps;
-    out << "  " << std::left << std::setw(26) << name.str() << std::right << std::fixed << std::setprecision(1)
-        << std::setw(13) << p.cpu.iterations << std::setw(14) << p.cuda.iterations << std::setprecision(3)
-        << std::setw(11) << 1e3 * p.cpu.timePerIteration << std::setw(12) << 1e3 * p.cuda.timePerIteration
-        << std::setprecision(1) << std::setw(10) << ratio.str() << std::setw(14) << conv.str() << std::scientific << std::setprecision(1) << std::setw(16)
-        << p.difference << "\n";
-    out.unsetf(std::ios::floatfield);
-    out.precision(6);
+    const std::string name =
+        p.cpu.method + (p.cpu.variant.empty() || p.cpu.variant == "cubature" ? "" : "[" + p.cpu.variant + "]");
+    line(name, &p.cpu, &p.cuda, p.cuda.steps > 0 ? sci(p.difference) : "-");
   }
-  for (const Row& r : extra) {  // one backend only: "-" in the other's columns
+  for (const Row& r : extra) {  // one backend only
     header(r);
     const bool cpu = r.backend == "cpu";
-    std::ostringstream name, its, ms;
-    name << r.method << (r.variant.empty() ? "" : "[" + r.variant + "]");
-    its << std::fixed << std::setprecision(1) << r.iterations;
-    ms << std::fixed << std::setprecision(3) << 1e3 * r.timePerIteration;
-    std::ostringstream conv;
-    if (r.variant != "sweep") conv << (cpu ? "" : "-|") << r.converged << "/" << r.steps << (cpu ? "|-" : "");
-    out << "  " << std::left << std::setw(26) << name.str() << std::right << std::setw(13) << (cpu ? its.str() : "-")
-        << std::setw(14) << (cpu ? "-" : its.str()) << std::setw(11) << (cpu ? ms.str() : "-") << std::setw(12)
-        << (cpu ? "-" : ms.str()) << std::setw(10) << "-" << std::setw(14) << conv.str() << "\n";
+    line(r.method + (r.variant.empty() ? "" : "[" + r.variant + "]"), cpu ? &r : nullptr, cpu ? nullptr : &r, "-");
   }
 }
 
-}  // namespace
+/// Whether the device rows can run (a CUDA build and a device present), and the device's name.
+bool haveDevice() {
+#ifdef MECHSIM_HAVE_CUDA
+  return gpu::deviceCount() > 0;
+#else
+  return false;
+#endif
+}
+std::string deviceText() {
+#ifdef MECHSIM_HAVE_CUDA
+  return gpu::deviceDescription();
+#else
+  return "built without CUDA";
+#endif
+}
 
-int runDeformGpu(std::ostream& out, bool csv, bool quick) {
-  if (gpu::deviceCount() == 0) {
-    std::cerr << "bench deform --gpu: no CUDA device (" << gpu::deviceDescription() << ")\n";
-    return 1;
-  }
-  std::cerr << "bench deform --gpu: " << gpu::deviceDescription() << ", " << threadCount() << " CPU threads\n";
-  const int cap = quick ? 1000 : 2000;
+/// The rows of one device run as it goes: printed case by case (a run cut short still shows what it
+/// measured), kept whole for --csv.
+struct DeviceTable {
+  DeviceTable(std::ostream& o, bool c) : out(o), csv(c) {}
+  std::ostream& out;
+  bool csv;
   std::vector<GpuPair> pairs;
-  std::vector<Row> extra;  // rows without a twin: device sweep timings, the CPU-only methods at 1M tets
+  std::vector<Row> extra;  // rows without a twin: device sweep timings, CPU-only methods
+  std::vector<Row> csvRows;
   std::string lastCase;
-  auto flush = [&] {  // print as we go: a run cut short still shows what it measured
+  void keep(const Row& r) { csvRows.push_back(r); }
+  void flush() {
     if (csv) return;
     printGpuTable(out, pairs, extra, lastCase);
     out.flush();
     pairs.clear();
     extra.clear();
+  }
+};
+
+/// One method's whole solves on the CPU and, where a device is present, on the device from the same
+/// state: a row pair. `data`: JGS2's precomputation (JGS2 rows only).
+void cpuAndDevice(DeviceTable& tab, const Scene& s, const Jgs2Data* data, Method method, const SolveOptions& o,
+                  const VecX& x, const VecX& v, double t, int steps, const VecX& xRef, Row label) {
+  const DeformableModel& m = s.model;
+  GpuPair p;
+  VecX xc, xg;
+  runSteps(
+      s, [&](const VecX& z, VecX& xs) { return minimise(m, data, o, z, xs); }, x, v, t, steps, xRef, p.cpu, &xc);
+#ifdef MECHSIM_HAVE_CUDA
+  if (haveDevice()) try {
+      gpu::DeviceSolver ds(m, data, method);
+      runSteps(
+          s, [&](const VecX& z, VecX& xs) { return ds.minimise(m, o, z, xs); }, x, v, t, steps, xRef, p.cuda, &xg);
+    } catch (const std::exception& e) {
+      std::cerr << "bench deform: " << label.caseName << " " << label.method << ": device error: " << e.what() << "\n";
+    }
+#else
+  (void)method;
+#endif
+  p.difference = haveDevice() ? maxVertexDifference(m, xc, xg) : 0;
+  for (Row* r : {&p.cpu, &p.cuda}) {
+    const Row measured = *r;
+    *r = label;
+    r->iterations = measured.iterations;
+    r->timePerIteration = measured.timePerIteration;
+    r->converged = measured.converged;
+    r->steps = measured.steps;
+    r->error = measured.error;
+  }
+  p.cuda.backend = "cuda";
+  tab.keep(p.cpu);
+  if (haveDevice()) tab.keep(p.cuda);
+  tab.pairs.push_back(p);
+}
+
+/// Device time per bare sweep (events, 50 sweeps, no step control, no host round trip).
+void deviceSweeps(DeviceTable& tab, const Scene& s, const Jgs2Data* data, Method method, const VecX& x,
+                  const VecX& v, double t, Row label) {
+#ifdef MECHSIM_HAVE_CUDA
+  if (!haveDevice()) return;
+  try {
+    const gpu::GpuBenchResult g = gpu::benchSweeps(s.model, data, method, x, v, posesAt(s, t), 50);
+    label.variant = "sweep";
+    label.backend = "cuda";
+    label.iterations = g.iterations;
+    label.timePerIteration = g.secondsPerIteration;
+    label.converged = 0;
+    label.steps = 1;
+    tab.keep(label);
+    tab.extra.push_back(label);
+  } catch (const std::exception& e) {
+    std::cerr << "bench deform: " << label.caseName << " " << label.method << " sweeps: device error: " << e.what()
+              << "\n";
+  }
+#else
+  (void)tab, (void)s, (void)data, (void)method, (void)x, (void)v, (void)t, (void)label;
+#endif
+}
+
+/// A CPU-only row (the methods the device does not run) of `steps` steps from (x, v) at t.
+void cpuOnly(DeviceTable& tab, const Scene& s, const Jgs2Data* data, const SolveOptions& o, const VecX& x,
+             const VecX& v, double t, int steps, const VecX& xRef, Row label) {
+  Row r;
+  runSteps(s, [&](const VecX& z, VecX& xs) { return minimise(s.model, data, o, z, xs); }, x, v, t, steps, xRef, r);
+  r.caseName = label.caseName;
+  r.method = label.method;
+  r.variant = label.variant;
+  r.stiffness = label.stiffness;
+  r.tets = label.tets;
+  r.precompute = label.precompute;
+  tab.keep(r);
+  tab.extra.push_back(r);
+}
+
+/// The ≈100k-tet cantilever at 20× (64 × 16 × 16 cells: 98,304 tets, 18,785 vertices) — the largest
+/// beam of these tables whose JGS2 precomputation stays within minutes (three solves per vertex
+/// with the full factor, eq. 19-23: 56k solves). Every method of `bench deform`'s goals, one step
+/// after three Newton steps, each device-run method beside its CPU twin: the table that shows how
+/// JGS2's sweep scales on the device where the 12k-tet beams leave it mostly idle.
+void runHundredThousandCase(DeviceTable& tab) {
+  Material mat;
+  mat.youngs = 2e6;
+  mat.poisson = 0.3;
+  mat.density = 1000;
+  Scene s;
+  s.name = "cantilever";
+  TetMesh mesh = makeBoxMesh(Vec3(1, 0.25, 0.25), 64, 16, 16, Vec3(0, -0.125, -0.125));
+  std::vector<int> pinned;
+  for (int k = 0; k < mesh.vertexCount(); ++k)
+    if (mesh.vertices[k].x() < 1e-9) pinned.push_back(k);
+  s.model = makeDeformableModel(mesh, mat, 0.01, Vec3(0, 0, -9.81), pinned);
+  const DeformableModel& m = s.model;
+  const std::string cn = "cantilever-20x-98k";
+  std::cerr << "bench deform: " << cn << " (" << m.tetCount() << " tets): Newton warm-up ...\n";
+  const auto [x, v, xRef, t] = warmStart(s, 3);
+  std::cerr << "bench deform: " << cn << ": JGS2 precomputation (" << kModalModes << " modes) ...\n";
+  Jgs2Options jo;
+  jo.modalModes = kModalModes;
+  const Jgs2Data jgs2 = precomputeJgs2(m, jo);
+  if (!tab.csv)
+    tab.out << "\n" << cn << ": JGS2 precomputation " << std::fixed << std::setprecision(1) << jgs2.totalSeconds
+            << " s (factorisation " << jgs2.factorSeconds << ", subspaces " << jgs2.basisSeconds << ", modes "
+            << jgs2.modesSeconds << ", cubature " << jgs2.trainSeconds << ")";
+  tab.out.unsetf(std::ios::floatfield);
+  tab.out.precision(6);
+  const int cap = 500, steps = 1;
+  Row label;
+  label.caseName = cn;
+  label.stiffness = 20;
+  label.tets = m.tetCount();
+  const std::string modal = "modal" + std::to_string(kModalModes);
+  auto options = [&](Method method, Acceleration acc, int maxIts) {
+    SolveOptions o;
+    o.method = method;
+    o.acceleration = acc;
+    o.maxIterations = maxIts;
+    return o;
   };
-  std::vector<Row> csvRows;
-  auto keep = [&](const Row& r) { csvRows.push_back(r); };
+  for (const auto& [name, method, data] : {std::tuple{"jacobi", Method::Jacobi, (const Jgs2Data*)nullptr},
+                                           std::tuple{"jgs2-jacobi", Method::Jgs2Jacobi, &jgs2}}) {
+    std::cerr << "bench deform: " << cn << " " << name << " ...\n";
+    Row l = label;
+    l.method = name;
+    l.variant = data ? modal + "+subspace" : "subspace";
+    l.precompute = data ? jgs2.totalSeconds : 0;
+    cpuAndDevice(tab, s, data, method, options(method, Acceleration::Subspace, cap), x, v, t, steps, xRef, l);
+    deviceSweeps(tab, s, data, method, x, v, t + m.h, l);
+  }
+  std::cerr << "bench deform: " << cn << " newton, vbd, jgs2-gs ...\n";
+  {
+    Row l = label;
+    l.method = "newton";
+    cpuOnly(tab, s, nullptr, options(Method::Newton, Acceleration::None, 100), x, v, t, steps, xRef, l);
+    l.method = "vbd";
+    l.variant = "subspace";
+    cpuOnly(tab, s, nullptr, options(Method::Vbd, Acceleration::Subspace, cap), x, v, t, steps, xRef, l);
+    l.method = "jgs2-gs";
+    l.variant = modal + "+subspace";
+    l.precompute = jgs2.totalSeconds;
+    cpuOnly(tab, s, &jgs2, options(Method::Jgs2GaussSeidel, Acceleration::Subspace, cap), x, v, t, steps, xRef, l);
+  }
+  tab.flush();
+}
+
+/// ≥ 1M tets (20× cantilever), one step from rest: the device's Jacobi against the CPU's Jacobi,
+/// VBD and Newton. JGS2's rest-shape precomputation (three solves per vertex with the full
+/// factor, eq. 19-23: 540k solves here) is out of reach at this size (the paper's own: 37–67 min),
+/// so JGS2 has no row here; the 98k-tet case above is the largest with one.
+void runMillionCase(DeviceTable& tab) {
+  Scene s;
+  s.name = "cantilever";
+  s.model = makeMillionTetCantilever();
+  const DeformableModel& m = s.model;
+  const std::string cn = "cantilever-20x-1M";
+  std::cerr << "bench deform: " << cn << " (" << m.tetCount() << " tets) ...\n";
+  const VecX x = restPositions(m), v = VecX::Zero(x.size());
+  const VecX none;  // no reference solution at this size: the error column stays 0
+  Row label;
+  label.caseName = cn;
+  label.stiffness = 20;
+  label.tets = m.tetCount();
+  label.method = "jacobi";
+  // Parity and time per iteration: the same 20 plain Jacobi sweeps on both.
+  {
+    SolveOptions o;
+    o.method = Method::Jacobi;
+    o.tolerance = 0;
+    o.maxIterations = o.minIterations = 20;
+    Row l = label;
+    l.variant = "20 sweeps";
+    cpuAndDevice(tab, s, nullptr, Method::Jacobi, o, x, v, 0, 1, none, l);
+    deviceSweeps(tab, s, nullptr, Method::Jacobi, x, v, m.h, l);
+  }
+  tab.flush();
+  // Iterations per step to ||dx|| < 1e-4: the device's Jacobi with step control (the CPU would take
+  // minutes for the same count).
+#ifdef MECHSIM_HAVE_CUDA
+  if (haveDevice()) try {
+      gpu::DeviceSolver ds(m, nullptr, Method::Jacobi);
+      SolveOptions o;
+      o.method = Method::Jacobi;
+      o.acceleration = Acceleration::Subspace;
+      o.maxIterations = 5000;
+      Row r = label;
+      runSteps(s, [&](const VecX& z, VecX& xs) { return ds.minimise(m, o, z, xs); }, x, v, 0, 1, none, r);
+      r.variant = "subspace";
+      r.backend = "cuda";
+      tab.keep(r);
+      tab.extra.push_back(r);
+    } catch (const std::exception& e) {
+      std::cerr << "bench deform: " << cn << " jacobi: device error: " << e.what() << "\n";
+    }
+  tab.flush();
+#endif
+  // The CPU's VBD per sweep and Newton per iteration (two iterations: one factorisation each, about
+  // a minute on two cores; the count to convergence is the 98k-tet case's).
+  {
+    SolveOptions o;
+    o.method = Method::Vbd;
+    o.tolerance = 0;
+    o.maxIterations = o.minIterations = 10;
+    Row l = label;
+    l.method = "vbd";
+    l.variant = "10 sweeps";
+    cpuOnly(tab, s, nullptr, o, x, v, 0, 1, none, l);
+  }
+  tab.flush();
+  {
+    std::cerr << "bench deform: " << cn << " newton ...\n";
+    SolveOptions o;
+    o.tolerance = 0;
+    o.maxIterations = o.minIterations = 2;
+    Row l = label;
+    l.method = "newton";
+    l.variant = "2 iterations";
+    cpuOnly(tab, s, nullptr, o, x, v, 0, 1, none, l);
+  }
+  tab.flush();
+}
+
+/// The closing lines and the CSV of a device table.
+void finishTable(DeviceTable& tab) {
+  if (tab.csv) {
+    printTable(tab.out, tab.csvRows, true);
+    return;
+  }
+  tab.flush();
+  tab.out << "\ncpu rows: all " << threadCount() << " threads of this machine; cuda: "
+          << (haveDevice() ? deviceText() : "none (" + deviceText() + ")")
+          << ".\nit/step: iterations per step to ||dx|| < 1e-4 (2 steps at 12k tets, 1 at 98k and 1M); ms/it: wall "
+             "time per iteration of the whole solve (step control and host decisions included);\n[sweep]: device "
+             "time per bare sweep (events, 50 sweeps); |x_cpu-x_cuda|: max vertex distance / extent after the same "
+             "steps;\nerror: the CPU's (else the device's) first-step solution against Newton's to 1e-10, "
+             "||x - x*|| / ||x* - x_start||.\n";
+}
+
+}  // namespace
+
+#ifdef MECHSIM_HAVE_CUDA
+int runDeformGpu(std::ostream& out, bool csv, bool quick) {
+  if (!haveDevice()) {
+    std::cerr << "bench deform --gpu: no CUDA device (" << deviceText() << ")\n";
+    return 1;
+  }
+  std::cerr << "bench deform --gpu: " << deviceText() << ", " << threadCount() << " CPU threads\n";
+  const int cap = quick ? 1000 : 2000;
+  DeviceTable tab(out, csv);
   // ≥ 10k tets: every case of the CPU table, the methods the device runs, with the subspace step
   // control, on the CPU (all threads) and on the device from the same state.
   for (const std::string scene : {"cantilever", "twist", "struck"})
@@ -729,149 +1000,24 @@ int runDeformGpu(std::ostream& out, bool csv, bool quick) {
         o.method = method;
         o.acceleration = Acceleration::Subspace;
         o.maxIterations = cap;
-        GpuPair p;
-        VecX xc, xg;
-        runSteps(
-            s, [&](const VecX& z, VecX& xs) { return minimise(m, &jgs2, o, z, xs); }, x, v, t, 2, xRef, p.cpu, &xc);
-        try {
-          gpu::DeviceSolver ds(m, &jgs2, method);
-          runSteps(
-              s, [&](const VecX& z, VecX& xs) { return ds.minimise(m, o, z, xs); }, x, v, t, 2, xRef, p.cuda, &xg);
-        } catch (const std::exception& e) {
-          std::cerr << "bench deform --gpu: " << cn.str() << " " << name << ": device error: " << e.what() << "\n";
-        }
-        p.difference = maxVertexDifference(m, xc, xg);
-        for (Row* r : {&p.cpu, &p.cuda}) {
-          r->caseName = cn.str();
-          r->method = name;
-          r->variant = "subspace";
-          r->stiffness = stiff;
-          r->tets = m.tetCount();
-          r->precompute = method == Method::Jgs2Jacobi ? jgs2.totalSeconds : 0;
-        }
-        p.cuda.backend = "cuda";
-        keep(p.cpu);
-        keep(p.cuda);
-        pairs.push_back(p);
-        // Device time per bare sweep (events, no step control, no host round trip).
-        try {
-          const gpu::GpuBenchResult g = gpu::benchSweeps(m, &jgs2, method, x, v, posesAt(s, t + m.h), 50);
-          Row r = p.cuda;
-          r.variant = "sweep";
-          r.iterations = g.iterations;
-          r.timePerIteration = g.secondsPerIteration;
-          r.converged = 0;
-          r.steps = 1;
-          keep(r);
-          extra.push_back(r);
-        } catch (const std::exception& e) {
-          std::cerr << "bench deform --gpu: " << cn.str() << " " << name << " sweeps: device error: " << e.what() << "\n";
-        }
+        Row l;
+        l.caseName = cn.str();
+        l.method = name;
+        l.variant = "subspace";
+        l.stiffness = stiff;
+        l.tets = m.tetCount();
+        l.precompute = method == Method::Jgs2Jacobi ? jgs2.totalSeconds : 0;
+        cpuAndDevice(tab, s, &jgs2, method, o, x, v, t, 2, xRef, l);
+        deviceSweeps(tab, s, &jgs2, method, x, v, t + m.h, l);
       }
-      flush();
+      tab.flush();
     }
-
-  // ≥ 1M tets (20× cantilever), one step from rest: the device's Jacobi against the CPU's Jacobi,
-  // VBD and Newton. JGS2's rest-shape precomputation (three solves per vertex with the full
-  // factor, eq. 19-23) is out of reach at this size, so JGS2 has no row here.
+  // The large cases (also `bench deform --large`): ≈100k tets with JGS2, then ≥ 1M tets.
   if (!quick) {
-    Scene s;
-    s.name = "cantilever";
-    s.model = makeMillionTetCantilever();
-    const DeformableModel& m = s.model;
-    const std::string cn = "cantilever-20x-1M";
-    std::cerr << "bench deform --gpu: " << cn << " (" << m.tetCount() << " tets) ...\n";
-    const VecX x = restPositions(m), v = VecX::Zero(x.size());
-    const VecX none;  // no reference solution at this size: the error column stays 0
-    auto label = [&](Row& r, const std::string& method, const std::string& variant, const std::string& backend) {
-      r.caseName = cn;
-      r.method = method;
-      r.variant = variant;
-      r.stiffness = 20;
-      r.tets = m.tetCount();
-      r.backend = backend;
-      keep(r);
-    };
-    // Parity and time per iteration: the same 20 plain Jacobi sweeps on both.
-    {
-      SolveOptions o;
-      o.method = Method::Jacobi;
-      o.tolerance = 0;
-      o.maxIterations = o.minIterations = 20;
-      GpuPair p;
-      VecX xc, xg;
-      runSteps(
-          s, [&](const VecX& z, VecX& xs) { return minimise(m, nullptr, o, z, xs); }, x, v, 0, 1, none, p.cpu, &xc);
-      try {
-        gpu::DeviceSolver ds(m, nullptr, Method::Jacobi);
-        runSteps(
-            s, [&](const VecX& z, VecX& xs) { return ds.minimise(m, o, z, xs); }, x, v, 0, 1, none, p.cuda, &xg);
-      } catch (const std::exception& e) {
-        std::cerr << "bench deform --gpu: " << cn << " jacobi: device error: " << e.what() << "\n";
-      }
-      p.difference = maxVertexDifference(m, xc, xg);
-      label(p.cpu, "jacobi", "20 sweeps", "cpu");
-      label(p.cuda, "jacobi", "20 sweeps", "cuda");
-      pairs.push_back(p);
-    }
-    try {
-      const gpu::GpuBenchResult g = gpu::benchSweeps(m, nullptr, Method::Jacobi, x, v, {}, 50);
-      Row r;
-      r.iterations = g.iterations;
-      r.timePerIteration = g.secondsPerIteration;
-      r.steps = 1;
-      label(r, "jacobi", "sweep", "cuda");
-      extra.push_back(r);
-    } catch (const std::exception& e) {
-      std::cerr << "bench deform --gpu: " << cn << " jacobi sweeps: device error: " << e.what() << "\n";
-    }
-    flush();
-    // Iterations per step to ||dx|| < 1e-4: the device's Jacobi with step control (the CPU would
-    // take minutes for the same count), the CPU's VBD per sweep and Newton.
-    try {
-      gpu::DeviceSolver ds(m, nullptr, Method::Jacobi);
-      SolveOptions o;
-      o.method = Method::Jacobi;
-      o.acceleration = Acceleration::Subspace;
-      o.maxIterations = 5000;
-      Row r;
-      runSteps(s, [&](const VecX& z, VecX& xs) { return ds.minimise(m, o, z, xs); }, x, v, 0, 1, none, r);
-      label(r, "jacobi", "subspace", "cuda");
-      extra.push_back(r);
-    } catch (const std::exception& e) {
-      std::cerr << "bench deform --gpu: " << cn << " jacobi: device error: " << e.what() << "\n";
-    }
-    flush();
-    {
-      SolveOptions o;
-      o.method = Method::Vbd;
-      o.tolerance = 0;
-      o.maxIterations = o.minIterations = 10;
-      Row r;
-      runSteps(s, [&](const VecX& z, VecX& xs) { return minimise(m, nullptr, o, z, xs); }, x, v, 0, 1, none, r);
-      label(r, "vbd", "10 sweeps", "cpu");
-      extra.push_back(r);
-    }
-    flush();
-    {
-      std::cerr << "bench deform --gpu: " << cn << " newton ...\n";
-      SolveOptions o;
-      o.maxIterations = 20;
-      Row r;
-      runSteps(s, [&](const VecX& z, VecX& xs) { return minimise(m, nullptr, o, z, xs); }, x, v, 0, 1, none, r);
-      label(r, "newton", "", "cpu");
-      extra.push_back(r);
-    }
+    runHundredThousandCase(tab);
+    runMillionCase(tab);
   }
-  if (csv) {
-    printTable(out, csvRows, true);
-    return 0;
-  }
-  flush();
-  out << "\ncpu rows: all " << threadCount() << " threads of this machine; cuda: " << gpu::deviceDescription()
-      << ".\nit/step: iterations per step to ||dx|| < 1e-4 (2 steps; 1 at 1M tets); ms/it: wall time per iteration "
-         "of the whole solve (step control and host decisions included);\n[sweep]: device time per bare sweep "
-         "(events, 50 sweeps); |x_cpu-x_cuda|: max vertex distance / extent after the same steps.\n";
+  finishTable(tab);
   return 0;
 }
 #else
@@ -880,5 +1026,15 @@ int runDeformGpu(std::ostream&, bool, bool) {
   return 1;
 }
 #endif
+
+int runDeformLarge(std::ostream& out, bool csv) {
+  std::cerr << "bench deform --large: " << (haveDevice() ? deviceText() : "no CUDA device (" + deviceText() + "): CPU rows only")
+            << ", " << threadCount() << " CPU threads\n";
+  DeviceTable tab(out, csv);
+  runHundredThousandCase(tab);
+  runMillionCase(tab);
+  finishTable(tab);
+  return 0;
+}
 
 }  // namespace mechsim::bench

@@ -1,5 +1,5 @@
 // bench/bench_deform_main.cpp — the deformable-part benchmark as its own program:
-//   bench_deform [--csv] [--quick] [--gpu]
+//   bench_deform [--csv] [--quick] [--gpu] [--large]
 // the same run as `mechsim-cli bench deform` (bench/bench.h), linked without the file readers and
 // Qt, so that it and a few libraries can be copied to a machine with a GPU (scripts/device-check.sh).
 #include <cstring>
@@ -8,15 +8,17 @@
 #include "bench/bench.h"
 
 int main(int argc, char** argv) {
-  bool csv = false, quick = false, gpu = false;
+  bool csv = false, quick = false, gpu = false, large = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--csv") == 0) csv = true;
     else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
     else if (std::strcmp(argv[i], "--gpu") == 0) gpu = true;
+    else if (std::strcmp(argv[i], "--large") == 0) large = true;
     else {
-      std::cerr << "bench_deform: unknown option '" << argv[i] << "'\nusage: bench_deform [--csv] [--quick] [--gpu]\n";
+      std::cerr << "bench_deform: unknown option '" << argv[i] << "'\nusage: bench_deform [--csv] [--quick] [--gpu] [--large]\n";
       return 2;
     }
   }
+  if (large) return mechsim::bench::runDeformLarge(std::cout, csv);
   return gpu ? mechsim::bench::runDeformGpu(std::cout, csv, quick) : mechsim::bench::runDeform(std::cout, csv, quick);
 }

@@ -10,7 +10,10 @@
 #       2. test_deform_gpu (CPU-vs-GPU parity of the Jacobi sweeps and whole solves),
 #       3. `mechsim-cli deform` on the flexible-link example with --backend auto and --backend cuda
 #          (the command's choice of backend and its CSV against the CPU's),
-#       4. `bench_deform --gpu` (bench/bench.h: the device rows beside their CPU twins, the 1M-tet table).
+#       4. `bench_deform --gpu` (bench/bench.h: the device rows beside their CPU twins, the 98k-tet
+#          case with JGS2, the 1M-tet table), or the bench_deform options in DEVICE_CHECK_BENCH
+#          (say "--large": the 98k- and 1M-tet cases alone, when the 12k-tet rows are measured), under
+#          a time limit of DEVICE_CHECK_BENCH_TIMEOUT seconds (default 600).
 #       5. test_deform_gpu under compute-sanitizer's memcheck, where the machine has it.
 #       Logs (five files) go to OUTDIR (default $OUT, else .device/out). Exit status: that of the first
 #       failing step.
@@ -94,11 +97,11 @@ run() {
   }
   { nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv; nproc; } 2>&1 |
     tee "$out/device.log"
-  step test_deform_gpu "${x[@]}" "$b/bin/test_deform_gpu"
+  step test_deform_gpu timeout 150 "${x[@]}" "$b/bin/test_deform_gpu"
   local ex="$here/mechanisms/deform-flexible-link.json"
-  step deform "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --out "$b/deform_auto.csv"
-  step deform "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --backend cuda --out "$b/deform_cuda.csv"
-  step deform "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --backend cpu --out "$b/deform_cpu.csv"
+  step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --out "$b/deform_auto.csv"
+  step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --backend cuda --out "$b/deform_cuda.csv"
+  step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --backend cpu --out "$b/deform_cpu.csv"
   if [ -s "$b/deform_cuda.csv" ] && [ -s "$b/deform_cpu.csv" ]; then
     # Largest difference of any number between the device's CSV and the CPU's (same rows, same columns).
     paste -d'\n' "$b/deform_cpu.csv" "$b/deform_cuda.csv" | awk -F, '
@@ -106,11 +109,12 @@ run() {
       { for (i = 1; i <= NF; ++i) if (a[i] ~ /^-?[0-9.]/) { d = a[i] - $i; if (d < 0) d = -d; if (d > m) m = d } }
       END { printf "deform: largest |cpu - cuda| over the CSV: %.3g\n", m }' | tee -a "$out/deform.log"
   fi
-  step bench_gpu timeout 330 "${x[@]}" "$b/bin/bench_deform" --gpu
+  # shellcheck disable=SC2086  # the options are words
+  step bench_gpu timeout "${DEVICE_CHECK_BENCH_TIMEOUT:-600}" "${x[@]}" "$b/bin/bench_deform" ${DEVICE_CHECK_BENCH:---gpu}
   # Out-of-bounds and misaligned accesses, uninitialised device memory: the parity test under
   # compute-sanitizer (where the machine has it).
   if command -v compute-sanitizer >/dev/null; then
-    step memcheck timeout 180 compute-sanitizer --tool memcheck --error-exitcode 3 "${x[@]}" "$b/bin/test_deform_gpu"
+    step memcheck timeout 120 compute-sanitizer --tool memcheck --error-exitcode 3 "${x[@]}" "$b/bin/test_deform_gpu"
   else
     echo "device-check: no compute-sanitizer here"
   fi

@@ -1,4 +1,4 @@
-// app/cli/cmd_bench.cpp — `mechsim-cli bench NAME [--csv] [--quick]` (deform also `--gpu`): the benchmark
+// app/cli/cmd_bench.cpp — `mechsim-cli bench NAME [--csv] [--quick]` (deform also `--gpu`, `--large`): the benchmark
 // programs.
 #include <cstdio>
 #include <iostream>
@@ -35,7 +35,7 @@ int cmdBench(const Args& args) {
   // a misspelt flag must not start a quarter-hour run).
   const bool hasQuick = pos[0] == "deform" || pos[0] == "contact";
   for (const auto& a : args)
-    if (a.rfind("--", 0) == 0 && a != "--csv" && !(hasQuick && a == "--quick") && !(pos[0] == "deform" && a == "--gpu")) {
+    if (a.rfind("--", 0) == 0 && a != "--csv" && !(hasQuick && a == "--quick") && !(pos[0] == "deform" && (a == "--gpu" || a == "--large"))) {
       std::fprintf(stderr, "mechsim-cli: bench %s: unknown option '%s'\nusage: %s\n", pos[0].c_str(), a.c_str(),
                    commandUsage("bench"));
       return 2;
@@ -46,8 +46,9 @@ int cmdBench(const Args& args) {
   if (pos[0] == "dynamics") return bench::runDynamics(std::cout, csv, examplesRoot());
   if (pos[0] == "anm") return bench::runAnm(std::cout, csv, examplesRoot());
   if (pos[0] == "deform")
-    return hasFlag(args, "--gpu") ? bench::runDeformGpu(std::cout, csv, hasFlag(args, "--quick"))
-                                  : bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));
+    return hasFlag(args, "--large") ? bench::runDeformLarge(std::cout, csv)
+           : hasFlag(args, "--gpu")   ? bench::runDeformGpu(std::cout, csv, hasFlag(args, "--quick"))
+                                      : bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));
   if (pos[0] == "contact") return bench::runContact(std::cout, csv, hasFlag(args, "--quick"));
 #endif
   std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform, contact)\n", pos[0].c_str());

@@ -167,6 +167,7 @@ class TestCli : public QObject {
     QTest::newRow("bench kinematics --quick") << QStringList{"bench", "kinematics", "--quick"}
                                               << "unknown option '--quick'";
     QTest::newRow("bench contact --gpu") << QStringList{"bench", "contact", "--gpu"} << "unknown option '--gpu'";
+    QTest::newRow("bench kinematics --large") << QStringList{"bench", "kinematics", "--large"} << "unknown option '--large'";
     QTest::newRow("info extra") << QStringList{"info", "extra"} << "unexpected argument 'extra'";
     QTest::newRow("check --jsn") << QStringList{"check", example("fourbar.json"), "--jsn"}
                                  << "unknown option '--jsn'";
