@@ -21,6 +21,8 @@
 // Then jgs2-jacobi and jgs2-gs, without and with step control, on a larger coarse space
 // ("modal256": the modal split on 256 modes, Jgs2Options::modalModes; cubature unchanged), and
 // jgs2-gs with the colour sub-problems' subspaces of paper §6 ("colour", Jgs2Subspaces::Colour).
+// jgs2-jacobi with step control takes its modal coarse part first (SolveOptions::coarseFirst);
+// "joint" rows scale the coarse and local parts under one control, the CUDA backend's form.
 // Then the two-level baseline modal+jacobi / modal+vbd: the same 256-mode coarse correction with
 // plain per-vertex Newton smoothing (SolveOptions::cubatureTerms = false), which measures what
 // JGS2's cubature damper adds; the goals leave these rows out.
@@ -175,6 +177,7 @@ struct MethodSpec {
   const Jgs2Data* data = nullptr;  // JGS2 data other than the case's default (the larger coarse space)
   std::string label = "";          // variant column override
   bool cubatureTerms = true;       // false: the two-level baseline (SolveOptions::cubatureTerms)
+  bool coarseFirst = true;         // false: jgs2-jacobi's coarse and local parts scaled together (the device's form)
 };
 
 /// Precomputation a JGS2 row needs: all of it, or with the cubature terms dropped (the two-level
@@ -223,6 +226,7 @@ Row runMethod(const Scene& s, const Jgs2Data* jgs2, const MethodSpec& ms, const 
   o.tolerance = 1e-4;
   o.schurHessian = ms.schur;
   o.cubatureTerms = ms.cubatureTerms;
+  o.coarseFirst = ms.coarseFirst;
   o.acceleration = ms.acceleration;
   o.coarse = ms.coarse;
   if (ms.data) jgs2 = ms.data;
@@ -259,7 +263,7 @@ void printTable(std::ostream& out, const std::vector<Row>& rows, bool csv) {
   for (const Row& r : rows) {
     if (r.caseName != last) {
       out << "\n" << r.caseName << "  (" << r.tets << " tets, stiffness " << r.stiffness << "x)\n";
-      out << "  method                             it/step   ms/it  conv   error  it(err<1e-3)  precomp_s  it vs vbd  it(err) vs vbd  "
+      out << "  method                                 it/step   ms/it  conv   error  it(err<1e-3)  precomp_s  it vs vbd  it(err) vs vbd  "
              "ms/it vs vbd\n";
       last = r.caseName;
     }
@@ -271,7 +275,7 @@ void printTable(std::ostream& out, const std::vector<Row>& rows, bool csv) {
          << (r.backend == "cpu" ? "" : " (" + r.backend + ")");
     std::ostringstream itErr;
     itErr << (r.errReached ? "" : ">") << r.itErr;
-    out << "  " << std::left << std::setw(33) << name.str() << std::right << std::setw(9) << std::fixed
+    out << "  " << std::left << std::setw(37) << name.str() << std::right << std::setw(9) << std::fixed
         << std::setprecision(1) << r.iterations << std::setw(8) << std::setprecision(2) << 1e3 * r.timePerIteration
         << std::setw(4) << r.converged << "/" << r.steps << std::setw(8) << std::scientific << std::setprecision(0)
         << r.error << std::setw(14) << itErr.str() << std::fixed << std::setw(11) << std::setprecision(2)
@@ -454,6 +458,10 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
            Acceleration::None, Jgs2Coarse::Rest, &jgs2Large, large},
           {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
            Acceleration::Subspace, Jgs2Coarse::Rest, &jgs2Large, large + "+subspace"},
+          // The same with the coarse and local parts under one step control (SolveOptions::
+          // coarseFirst off, the CUDA backend's form).
+          {"jgs2-jacobi", Method::Jgs2Jacobi, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
+           Acceleration::Subspace, Jgs2Coarse::Rest, &jgs2Large, large + "+subspace joint", true, false},
           {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
            Acceleration::Subspace, Jgs2Coarse::Rest, &jgs2Large, large + "+subspace"},
           {"jgs2-gs", Method::Jgs2GaussSeidel, Jgs2Variant::Cubature, Jgs2RhsForm::Modal, vbdCap, false,
@@ -655,7 +663,7 @@ void printGpuTable(std::ostream& out, const std::vector<GpuPair>& pairs, const s
   auto header = [&](const Row& r) {
     if (r.caseName == last) return;
     out << "\n" << r.caseName << "  (" << r.tets << " tets, stiffness " << r.stiffness << "x)\n"
-        << "  method                          cpu it/step  cuda it/step  cpu ms/it  cuda ms/it  cpu/cuda  conv cpu|cuda  "
+        << "  method                                  cpu it/step  cuda it/step  cpu ms/it  cuda ms/it  cpu/cuda  conv cpu|cuda  "
            "|x_cpu-x_cuda|  error\n";
     last = r.caseName;
   };
@@ -678,7 +686,7 @@ void printGpuTable(std::ostream& out, const std::vector<GpuPair>& pairs, const s
     if (!sweep) conv = (c ? std::to_string(cpu->converged) + "/" + std::to_string(cpu->steps) : "-") + "|" +
                        (g ? std::to_string(cuda->converged) + "/" + std::to_string(cuda->steps) : "-");
     const Row* any = c ? cpu : cuda;
-    out << "  " << std::left << std::setw(30) << name << std::right << std::setw(13)
+    out << "  " << std::left << std::setw(38) << name << std::right << std::setw(13)
         << (c ? fixed(cpu->iterations, 1) : "-") << std::setw(14) << (g ? fixed(cuda->iterations, 1) : "-")
         << std::setw(11) << (c ? fixed(1e3 * cpu->timePerIteration, 3) : "-") << std::setw(12)
         << (g ? fixed(1e3 * cuda->timePerIteration, 3) : "-") << std::setw(10)
@@ -847,11 +855,12 @@ void runHundredThousandCase(DeviceTable& tab) {
   label.stiffness = 20;
   label.tets = m.tetCount();
   const std::string modal = "modal" + std::to_string(kModalModes);
-  auto options = [&](Method method, Acceleration acc, int maxIts) {
+  auto options = [&](Method method, Acceleration acc, int maxIts, bool coarseFirst = true) {
     SolveOptions o;
     o.method = method;
     o.acceleration = acc;
     o.maxIterations = maxIts;
+    o.coarseFirst = coarseFirst;
     return o;
   };
   for (const auto& [name, method, data] : {std::tuple{"jacobi", Method::Jacobi, (const Jgs2Data*)nullptr},
@@ -859,9 +868,9 @@ void runHundredThousandCase(DeviceTable& tab) {
     std::cerr << "bench deform: " << cn << " " << name << " ...\n";
     Row l = label;
     l.method = name;
-    l.variant = data ? modal + "+subspace" : "subspace";
+    l.variant = data ? modal + "+subspace joint" : "subspace";
     l.precompute = data ? jgs2.totalSeconds : 0;
-    cpuAndDevice(tab, s, data, method, options(method, Acceleration::Subspace, cap), x, v, t, steps, xRef, l);
+    cpuAndDevice(tab, s, data, method, options(method, Acceleration::Subspace, cap, false), x, v, t, steps, xRef, l);
     deviceSweeps(tab, s, data, method, x, v, t + m.h, l);
   }
   std::cerr << "bench deform: " << cn << " newton, vbd, jgs2-gs ...\n";
@@ -872,9 +881,12 @@ void runHundredThousandCase(DeviceTable& tab) {
     l.method = "vbd";
     l.variant = "subspace";
     cpuOnly(tab, s, nullptr, options(Method::Vbd, Acceleration::Subspace, cap), x, v, t, steps, xRef, l);
+    l.method = "jgs2-jacobi";
+    l.variant = modal + "+subspace first";  // the coarse part first (the CPU's default)
+    l.precompute = jgs2.totalSeconds;
+    cpuOnly(tab, s, &jgs2, options(Method::Jgs2Jacobi, Acceleration::Subspace, cap), x, v, t, steps, xRef, l);
     l.method = "jgs2-gs";
     l.variant = modal + "+subspace";
-    l.precompute = jgs2.totalSeconds;
     cpuOnly(tab, s, &jgs2, options(Method::Jgs2GaussSeidel, Acceleration::Subspace, cap), x, v, t, steps, xRef, l);
   }
   tab.flush();
@@ -999,6 +1011,7 @@ int runDeformGpu(std::ostream& out, bool csv, bool quick) {
         SolveOptions o;
         o.method = method;
         o.acceleration = Acceleration::Subspace;
+        o.coarseFirst = false;  // the device's form on both
         o.maxIterations = cap;
         Row l;
         l.caseName = cn.str();

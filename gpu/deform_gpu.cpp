@@ -93,6 +93,8 @@ std::string unsupportedReason(const DeformableModel& m, const Jgs2Data* jgs2, co
     if (jgs2->subspaces != Jgs2Subspaces::Vertex) return "JGS2 colour subspaces (a Gauss-Seidel precomputation)";
     if (opt.coarse != Jgs2Coarse::Rest) return "the Galerkin coarse part";
     if (opt.schurHessian || opt.rhsScale != 1.0 || !opt.cubatureTerms) return "a modified JGS2 local system";
+    if (opt.coarseFirst && opt.acceleration != Acceleration::None)
+      return "the coarse-first modal step (the device scales the coarse and local parts together: coarseFirst off)";
   }
   if (!m.handles.empty()) return "soft handles (a vertex is being dragged)";
   if (opt.monitor) return "a per-iteration monitor";

@@ -205,11 +205,16 @@ int cmdDeform(const Args& argsIn) {
       std::string backend = "cpu";
 #ifdef MECHSIM_HAVE_CUDA
       if (backendS != "cpu") {
+        // On the device, JGS2's step control scales the coarse and local parts together
+        // (SolveOptions::coarseFirst off); on the CPU the coarse part goes first.
+        deform::SolveOptions onDevice = p.opt;
+        onDevice.coarseFirst = false;
         std::string why = gpu::deviceCount() == 0 ? gpu::deviceDescription()
-                                                  : gpu::unsupportedReason(p.m, p.jgs2.get(), p.opt);
+                                                  : gpu::unsupportedReason(p.m, p.jgs2.get(), onDevice);
         if (why.empty()) {
           try {  // an upload that fails (device memory) leaves the part on the CPU under auto
             p.device = std::make_unique<gpu::DeviceSolver>(p.m, p.jgs2.get(), p.opt.method);
+            p.opt = onDevice;
             backend = "cuda";
           } catch (const std::exception& e) {
             why = e.what();

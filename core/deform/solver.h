@@ -179,6 +179,15 @@ struct SolveOptions {
   Jgs2Coarse coarse = Jgs2Coarse::Rest;
   /// Per-vertex sweeps only (Jacobi, Vbd, JGS2 except the oracle): global step control.
   Acceleration acceleration = Acceleration::None;
+  /// jgs2-jacobi with the modal right-hand side and a step control: the modal (coarse) part of the
+  /// sweep is taken first, as jgs2-gs does — its own quadratic-model line search clamped to [0, 1],
+  /// the residuals recomputed at the moved x — and the step control then scales the local solves
+  /// alone. false: one step control scales the coarse and local parts together (the CUDA
+  /// backend's form). On a violent step the rest modes applied whole overshoot, and the shared
+  /// scale cut the local part with them: on the 12k-tet struck bar at 20× jgs2-jacobi modal256 +
+  /// subspace needed 152 iterations to the error 1e-3 with false, 17 with true; gentle steps
+  /// gain or lose one (docs/deform.md, "Coarse part first").
+  bool coarseFirst = true;
   /// Called with x after every iteration; returning true stops the solve as converged (the
   /// benchmark stops on the error against a reference solution this way). Empty: not used.
   std::function<bool(const VecX&)> monitor;

@@ -54,18 +54,28 @@ class TestDeformGpu : public QObject {
  private slots:
   void unsupportedReasonNamesWhatTheDeviceDoesNotRun() {
     // Host-side choice, no device needed: the device runs the Jacobi sweeps (per-vertex Newton and
-    // JGS2 cubature + modal split) with any step control; everything else says why not.
+    // JGS2 cubature + modal split) with any step control, JGS2's with the coarse and local parts
+    // scaled together (coarseFirst off); everything else says why not.
     const DeformableModel m = parityBeam();
     Jgs2Options jo;
     jo.trainingModes = 8;
     const Jgs2Data jgs2 = precomputeJgs2(m, jo);
     SolveOptions o;
+    o.coarseFirst = false;
     for (Method method : {Method::Jacobi, Method::Jgs2Jacobi})
       for (Acceleration a : {Acceleration::None, Acceleration::LineSearch, Acceleration::Subspace}) {
         o.method = method;
         o.acceleration = a;
         QVERIFY2(gpu::unsupportedReason(m, &jgs2, o).empty(), gpu::unsupportedReason(m, &jgs2, o).c_str());
       }
+    o.coarseFirst = true;  // the CPU's default: a step control makes it matter for jgs2-jacobi only
+    QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("coarse-first"));
+    o.acceleration = Acceleration::None;
+    QVERIFY(gpu::unsupportedReason(m, &jgs2, o).empty());
+    o.method = Method::Jacobi;
+    o.acceleration = Acceleration::Subspace;
+    QVERIFY(gpu::unsupportedReason(m, &jgs2, o).empty());
+    o.coarseFirst = false;
     for (Method method : {Method::Newton, Method::Vbd, Method::Jgs2GaussSeidel}) {
       o.method = method;
       QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("Jacobi sweeps only"));
@@ -118,6 +128,7 @@ class TestDeformGpu : public QObject {
     SolveOptions o;
     o.method = Method(method);
     o.acceleration = Acceleration(acceleration);
+    o.coarseFirst = false;  // the device's form
     o.maxIterations = 40;  // stays on the path where round-off has not yet changed a decision
     o.tolerance = 1e-6;
     VecX xc = x, xg = x;

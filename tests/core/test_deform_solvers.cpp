@@ -5,7 +5,7 @@
 // complement solve of Eq. (8) by a dense decomposition, and the colour subspaces of §6 likewise; every per-vertex method converging to
 // Newton's minimiser; attachments following a body pose; a cancel request stopping every solver
 // after the iteration it is made in, and the JGS2 precomputation at its next check; the
-// precomputation's progress reports.
+// precomputation's progress reports; jgs2-jacobi's coarse-first step on a struck bar.
 #include <QtTest>
 #include <random>
 
@@ -538,6 +538,49 @@ class TestDeformSolvers : public QObject {
         }
       x = xr;
       v = vr;
+    }
+  }
+
+  void coarseFirstKeepsJacobiFromStalling() {
+    // jgs2-jacobi with the subspace step control, the modal coarse part taken first with its own
+    // line search (SolveOptions::coarseFirst, the default) against one control scaling the coarse
+    // and local parts together (coarseFirst = false, the device's form). On a violent step (a
+    // 1536-tet bar struck at 300 m/s at its free end) the rest modes applied whole overshoot and
+    // the shared scale cut the local part with them: both reach Newton's minimiser (error < 1e-3,
+    // the monitor), coarse-first in under half the iterations. On a gentle step (from rest under
+    // gravity) the two are within three iterations of each other.
+    const DeformableModel m = cantilever(2e6, 16, 4);
+    const Jgs2Data d = precomputeJgs2(m);
+    for (const double strike : {300.0, 0.0}) {
+      const VecX x0 = restPositions(m);
+      VecX v0 = VecX::Zero(x0.size());
+      for (int k = 0; k < m.vertexCount(); ++k) v0[3 * k + 1] = strike * std::pow(m.mesh.vertices[k].x(), 2);
+      VecX xr = x0, vr = v0;
+      SolveOptions on;
+      on.tolerance = 1e-10;
+      QVERIFY(stepImplicitEuler(m, nullptr, on, xr, vr).converged);
+      const double scale = (xr - x0).norm();
+      int iterations[2] = {0, 0};
+      for (const bool first : {true, false}) {
+        SolveOptions o;
+        o.method = Method::Jgs2Jacobi;
+        o.acceleration = Acceleration::Subspace;
+        o.coarseFirst = first;
+        o.tolerance = 0;
+        o.maxIterations = 400;
+        o.monitor = [&](const VecX& xi) { return (xi - xr).norm() < 1e-3 * scale; };
+        VecX x = x0, v = v0;
+        const SolveStats st = stepImplicitEuler(m, &d, o, x, v);
+        qInfo("strike %g m/s, coarseFirst %d: %d iterations to error 1e-3 (converged %d)", strike, int(first),
+              st.iterations, int(st.converged));
+        QVERIFY(st.converged);
+        iterations[first ? 0 : 1] = st.iterations;
+      }
+      if (strike > 0)
+        QVERIFY2(2 * iterations[0] < iterations[1], qPrintable(QString("%1 vs %2").arg(iterations[0]).arg(iterations[1])));
+      else
+        QVERIFY2(std::abs(iterations[0] - iterations[1]) <= 3,
+                 qPrintable(QString("%1 vs %2").arg(iterations[0]).arg(iterations[1])));
     }
   }
 };
