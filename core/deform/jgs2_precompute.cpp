@@ -18,10 +18,17 @@
 //    residual (unnormalised, so elements that carry much of the sum — and need moderate weights —
 //    are preferred: the stabiliser of the right-hand side, notes §10), and re-solves the NNLS;
 //    it stops at |𝒮_i| elements or a relative residual below the tolerance (paper: 1 %).
+#include <dlfcn.h>
+
 #include <Eigen/CholmodSupport>
 #include <Spectra/SymEigsShiftSolver.h>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <numeric>
 #include <random>
 #include <stdexcept>
 
@@ -43,6 +50,76 @@ void checkCancel(const Jgs2Options& opt) {
 void report(const Jgs2Options& opt, Jgs2Stage stage, double fraction = -1) {
   if (opt.progress) opt.progress(stage, fraction);
 }
+
+/// The rest Hessian's factor with its CHOLMOD handle exposed, so that several threads can solve
+/// with it at once (ThreadSolve).
+class RestFactor : public Eigen::CholmodSupernodalLLT<SpMat> {
+ public:
+  explicit RestFactor(const SpMat& A) : Eigen::CholmodSupernodalLLT<SpMat>(A) {}
+  cholmod_factor* factor() const { return m_cholmodFactor; }
+};
+
+/// One thread's solves X = H̄⁻¹ B with the shared factor: the same CHOLMOD solve as
+/// CholmodSupernodalLLT::solve (permutation, L, Lᵀ), with this thread's own cholmod_common and
+/// workspace — CHOLMOD keeps its scratch there, and a solve only reads the factor.
+class ThreadSolve {
+ public:
+  explicit ThreadSolve(cholmod_factor* L) : L_(L) { cholmod_start(&cc_); }
+  ~ThreadSolve() {
+    for (cholmod_dense** w : {&X_, &Y_, &E_})
+      if (*w) cholmod_free_dense(w, &cc_);
+    cholmod_finish(&cc_);
+  }
+  ThreadSolve(const ThreadSolve&) = delete;
+  ThreadSolve& operator=(const ThreadSolve&) = delete;
+  /// The solution for B (n × k), valid until the next call.
+  Eigen::Map<const MatX, 0, Eigen::OuterStride<>> solve(MatX& B) {
+    cholmod_dense b{};
+    b.nrow = static_cast<std::size_t>(B.rows());
+    b.ncol = static_cast<std::size_t>(B.cols());
+    b.nzmax = b.d = b.nrow;
+    b.nzmax *= b.ncol;
+    b.x = B.data();
+    b.xtype = CHOLMOD_REAL;
+    b.dtype = CHOLMOD_DOUBLE;
+    if (!cholmod_solve2(CHOLMOD_A, L_, &b, nullptr, &X_, nullptr, &Y_, &E_, &cc_))
+      throw std::runtime_error("JGS2: the rest factor's solve failed");
+    return {static_cast<const double*>(X_->x), static_cast<Eigen::Index>(X_->nrow),
+            static_cast<Eigen::Index>(X_->ncol), Eigen::OuterStride<>(static_cast<Eigen::Index>(X_->d))};
+  }
+
+ private:
+  cholmod_factor* L_;
+  cholmod_common cc_;
+  cholmod_dense *X_ = nullptr, *Y_ = nullptr, *E_ = nullptr;
+};
+
+/// While alive, OpenBLAS (where it is the BLAS that CHOLMOD calls) runs single-threaded; then its
+/// thread count is restored. Concurrent solves each asking OpenBLAS for its threads wait on its
+/// thread server: the block solves of a 2k-vertex beam on two threads took 58 s so, 6 s with
+/// OpenBLAS on one thread. Found at run time: another BLAS has no such switch and needs none.
+class SerialBlas {
+ public:
+  SerialBlas() {
+    set_ = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+    const auto get = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+    if (!set_ || !get) {
+      set_ = nullptr;
+      return;
+    }
+    previous_ = get();
+    set_(1);
+  }
+  ~SerialBlas() {
+    if (set_) set_(previous_);
+  }
+  SerialBlas(const SerialBlas&) = delete;
+  SerialBlas& operator=(const SerialBlas&) = delete;
+
+ private:
+  void (*set_)(int) = nullptr;
+  int previous_ = 1;
+};
 
 /// Spectra operation y = H̄⁻¹ x through the Cholesky factor (shift fixed at 0). It checks for a
 /// cancel request too: Spectra calls it once per Lanczos step, and the exception ends compute().
@@ -78,7 +155,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   ElementCache c;
   evalElements(m, xr, c, true);
   const SpMat Hbar = assembleHessian(m, c);
-  Eigen::CholmodSupernodalLLT<SpMat> llt(Hbar);
+  const RestFactor llt(Hbar);
   if (llt.info() != Eigen::Success) throw std::runtime_error("JGS2: rest Hessian is not positive definite");
   d.factorSeconds = since(t);
   checkCancel(opt);
@@ -274,34 +351,69 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   // The solves are done for a block of free vertices at once: one supernodal solve with 3B
   // right-hand sides runs as matrix–matrix products (BLAS 3): with OpenBLAS, 4× faster than one
   // solve per vertex on the 12k-tet beam (2.8 s against 11.3 s). B is capped so that the block's
-  // n × 3B doubles stay near 32 MB. The block's vertices are then trained in parallel (parallel.h);
-  // the cubatures are appended in vertex order at the end (free indices follow vertex order).
+  // n × 3B doubles stay near 32 MB. The blocks run on all threads, each thread solving with its own
+  // CHOLMOD workspace (ThreadSolve) and training its block's vertices; a vertex's subspace and
+  // cubature depend on its block alone, so the result is the same for every thread count. (One
+  // solve at a time with the vertices trained in parallel left the solves — most of the time on a
+  // large part — on one core: 1.13× from one thread to two on the 12k-tet beam.) The cubatures are
+  // appended in vertex order at the end (free indices follow vertex order).
   const int block = std::max(1, std::min(64, static_cast<int>(32e6 / 8 / 3 / std::max(1, n))));
   std::vector<VertexCubature> all(nf);
   if (opt.subspaces == Jgs2Subspaces::Vertex) {
-    MatX St, Yblock;
-    for (int blockFirst = 0; blockFirst < nf; blockFirst += block) {
-      checkCancel(opt);
-      report(opt, Jgs2Stage::Subspaces, double(blockFirst) / nf);
-      const int blockEnd = std::min(nf, blockFirst + block), size = blockEnd - blockFirst;
-      t = Clock::now();
-      St = MatX::Zero(n, 3 * size);
-      for (int j = blockFirst; j < blockEnd; ++j) St.block<3, 3>(3 * j, 3 * (j - blockFirst)).setIdentity();
-      Yblock = llt.solve(St);  // Y_i = H̄⁻¹ S_iᵀ
-      basisTime += since(t);
-      t = Clock::now();
-      detail::parallelForUneven(size, 2, [&](int q) {
-        const int k = blockFirst + q;
-        const auto Y = Yblock.middleCols(3 * q, 3);
-        // 2. Eq. (23): Ū_i = Y (S_i Y)⁻¹; Sc̄_i = (S_i H̄⁻¹ S_iᵀ)⁻¹ = −Ḡ_i (Eq. 21).
-        const Mat3 Sc = Mat3(Y.block<3, 3>(3 * k, 0)).inverse();
-        const MatX Uf = Y * Sc;
-        // Ū_iᵀ H̄ φ_t = Sc̄_i S_i φ_t, since H̄ Ū_i = S_iᵀ Sc̄_i (Eq. 23): O(T) instead of O(nT).
-        const MatX full = Sc * modes.block(3 * k, 0, 3, nModes);
-        vertexSubspace(k, Uf, Sc, full, all[k]);
-      });
-      trainTime += since(t);
-    }
+    const int blocks = (nf + block - 1) / block;
+    std::vector<std::unique_ptr<ThreadSolve>> solvers(static_cast<std::size_t>(threadCount()));
+    std::vector<double> solveTime(solvers.size(), 0.0), trainTimes(solvers.size(), 0.0);
+    std::atomic<int> done{0};
+    std::atomic<bool> stop{false}, cancelled{false};
+    std::exception_ptr failure;
+    std::mutex failureLock;
+    const SerialBlas serialBlas;
+    t = Clock::now();
+    detail::parallelForUneven(blocks, 2, [&](int b) {
+      if (stop) return;
+      const auto th = static_cast<std::size_t>(threadIndex());
+      try {
+        // Cancel requests and progress reports from the thread that started the loop (the GUI's
+        // worker), as everywhere else in the precomputation.
+        if (th == 0 && opt.cancelRequested && opt.cancelRequested()) {
+          cancelled = true;
+          stop = true;
+          return;
+        }
+        if (th == 0) report(opt, Jgs2Stage::Subspaces, double(done) * block / nf);
+        if (!solvers[th]) solvers[th] = std::make_unique<ThreadSolve>(llt.factor());
+        const int blockFirst = b * block, blockEnd = std::min(nf, blockFirst + block), size = blockEnd - blockFirst;
+        auto ts = Clock::now();
+        MatX St = MatX::Zero(n, 3 * size);
+        for (int j = blockFirst; j < blockEnd; ++j) St.block<3, 3>(3 * j, 3 * (j - blockFirst)).setIdentity();
+        const auto Yblock = solvers[th]->solve(St);  // Y_i = H̄⁻¹ S_iᵀ
+        solveTime[th] += since(ts);
+        ts = Clock::now();
+        for (int q = 0; q < size; ++q) {
+          const int k = blockFirst + q;
+          const auto Y = Yblock.middleCols(3 * q, 3);
+          // 2. Eq. (23): Ū_i = Y (S_i Y)⁻¹; Sc̄_i = (S_i H̄⁻¹ S_iᵀ)⁻¹ = −Ḡ_i (Eq. 21).
+          const Mat3 Sc = Mat3(Y.block<3, 3>(3 * k, 0)).inverse();
+          const MatX Uf = Y * Sc;
+          // Ū_iᵀ H̄ φ_t = Sc̄_i S_i φ_t, since H̄ Ū_i = S_iᵀ Sc̄_i (Eq. 23): O(T) instead of O(nT).
+          const MatX full = Sc * modes.block(3 * k, 0, 3, nModes);
+          vertexSubspace(k, Uf, Sc, full, all[k]);
+        }
+        trainTimes[th] += since(ts);
+        ++done;
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(failureLock);
+        if (!failure) failure = std::current_exception();
+        stop = true;
+      }
+    });
+    if (failure) std::rethrow_exception(failure);
+    if (cancelled) throw Cancelled();
+    // Wall time of the stage, split between the solves and the training as the threads spent it.
+    const double wall = since(t), s = std::accumulate(solveTime.begin(), solveTime.end(), 0.0),
+                 tr = std::accumulate(trainTimes.begin(), trainTimes.end(), 0.0);
+    basisTime += s + tr > 0 ? wall * s / (s + tr) : 0.0;
+    trainTime += s + tr > 0 ? wall * tr / (s + tr) : 0.0;
   } else {
     // 2′. Colour subspaces (§6): for colour c, C′ = the free DOFs of the other colours; H̄_C′C′ is
     // factorised once and each vertex i of c solves H̄_C′C′ Ū_{i,C′} = −H̄_C′i (3 right-hand sides,

@@ -25,4 +25,12 @@ void setThreadCount(int n) {
 #endif
 }
 
+int threadIndex() {
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
 }  // namespace mechsim::deform

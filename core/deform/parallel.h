@@ -18,6 +18,9 @@ namespace mechsim::deform {
 int threadCount();
 /// Sets that number; n ≤ 0 restores the default (OMP_NUM_THREADS, else every core).
 void setThreadCount(int n);
+/// Index of the calling thread within the loop running it, in [0, threadCount()); 0 outside a
+/// parallel loop, and for the thread that started the loop.
+int threadIndex();
 
 namespace detail {
 

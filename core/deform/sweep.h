@@ -149,7 +149,9 @@ SolveStats runSweeps(const DeformableModel& m, const SolveOptions& opt, const Ve
     // Jacobi with a step control and SolveOptions::coarseFirst: the same, before the local solves
     // (the step control then scales the local part alone).
     const bool coarseStage = gaussSeidel || (opt.coarseFirst && opt.acceleration != Acceleration::None);
+    bool coarseMoved = false;
     if (coarseStage && coarse(x, c, G)) {
+      coarseMoved = true;
       // With step control the coarse step d_c is itself taken as the minimiser of the quadratic
       // model along it, α = −gᵀd_c / d_cᵀH d_c clamped to [0, 1] (g and H at x^k). On a violent
       // step the rest modes, applied whole, overshoot by far; the colours then solve the residual
@@ -175,7 +177,7 @@ SolveStats runSweeps(const DeformableModel& m, const SolveOptions& opt, const Ve
       proposal = normalisedStep(m, dx);
       dx = controlStep(m, c, opt.acceleration, G, dx, prev);
       x += dx;
-      if (coarseStage) dx = x - xs;  // the step taken, coarse part included (the next p, the stopping rule)
+      if (coarseMoved) dx = x - xs;  // the step taken, coarse part included (the next p, the stopping rule)
     } else {
       for (int col = 0; col < m.colourCount; ++col) {
         // The colour's vertices share no tet, so their local solves are independent; the moves
