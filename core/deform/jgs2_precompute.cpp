@@ -75,10 +75,9 @@ class ThreadSolve {
   /// The solution for B (n × k), valid until the next call.
   Eigen::Map<const MatX, 0, Eigen::OuterStride<>> solve(MatX& B) {
     cholmod_dense b{};
-    b.nrow = static_cast<std::size_t>(B.rows());
+    b.nrow = b.d = static_cast<std::size_t>(B.rows());
     b.ncol = static_cast<std::size_t>(B.cols());
-    b.nzmax = b.d = b.nrow;
-    b.nzmax *= b.ncol;
+    b.nzmax = b.nrow * b.ncol;
     b.x = B.data();
     b.xtype = CHOLMOD_REAL;
     b.dtype = CHOLMOD_DOUBLE;
@@ -380,7 +379,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
           stop = true;
           return;
         }
-        if (th == 0) report(opt, Jgs2Stage::Subspaces, double(done) * block / nf);
+        if (th == 0) report(opt, Jgs2Stage::Subspaces, std::min(1.0, double(done) * block / nf));
         if (!solvers[th]) solvers[th] = std::make_unique<ThreadSolve>(llt.factor());
         const int blockFirst = b * block, blockEnd = std::min(nf, blockFirst + block), size = blockEnd - blockFirst;
         auto ts = Clock::now();
