@@ -13,7 +13,8 @@
 #       4. `bench_deform --gpu` (bench/bench.h: the device rows beside their CPU twins, the 98k-tet
 #          case with JGS2, the 1M-tet table), or the bench_deform options in DEVICE_CHECK_BENCH
 #          (say "--large": the 98k- and 1M-tet cases alone, when the 12k-tet rows are measured), under
-#          a time limit of DEVICE_CHECK_BENCH_TIMEOUT seconds (default 600).
+#          a time limit of DEVICE_CHECK_BENCH_TIMEOUT seconds (default 420, so that the whole check fits
+#          one 10-minute call; the benchmark prints each case as it finishes, so a cut run keeps them).
 #       5. test_deform_gpu under compute-sanitizer's memcheck, where the machine has it.
 #       Logs (five files) go to OUTDIR (default $OUT, else .device/out). Exit status: that of the first
 #       failing step.
@@ -110,7 +111,7 @@ run() {
       END { printf "deform: largest |cpu - cuda| over the CSV: %.3g\n", m }' | tee -a "$out/deform.log"
   fi
   # shellcheck disable=SC2086  # the options are words
-  step bench_gpu timeout "${DEVICE_CHECK_BENCH_TIMEOUT:-600}" "${x[@]}" "$b/bin/bench_deform" ${DEVICE_CHECK_BENCH:---gpu}
+  step bench_gpu timeout "${DEVICE_CHECK_BENCH_TIMEOUT:-420}" "${x[@]}" "$b/bin/bench_deform" ${DEVICE_CHECK_BENCH:---gpu}
   # Out-of-bounds and misaligned accesses, uninitialised device memory: the parity test under
   # compute-sanitizer (where the machine has it).
   if command -v compute-sanitizer >/dev/null; then
