@@ -84,6 +84,11 @@ void create(Handle& handle, const Packed& p) {
 
 }  // namespace
 
+SolveOptions deviceOptions(SolveOptions opt) {
+  opt.coarseFirst = false;
+  return opt;
+}
+
 std::string unsupportedReason(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt) {
   if (opt.method != Method::Jacobi && opt.method != Method::Jgs2Jacobi)
     return std::string("the device runs the Jacobi sweeps only (jacobi, jgs2-jacobi), not ") + toString(opt.method);

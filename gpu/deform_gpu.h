@@ -25,6 +25,11 @@ VecX sweepOnce(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2, d
 /// (JGS2's scaling the coarse and local parts together: SolveOptions::coarseFirst off);
 /// not the Gauss–Seidel methods, Newton, the exact variants, the Galerkin coarse part, a scaled or
 /// Schur-signed local system, soft handles or a monitor.
+/// `opt` as the device runs it: JGS2's step control scaling the coarse and local parts together
+/// (SolveOptions::coarseFirst off; the CPU's default takes the coarse part first). The `deform`
+/// command and the GUI step a part they put on the device with these options.
+deform::SolveOptions deviceOptions(deform::SolveOptions opt);
+
 std::string unsupportedReason(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2,
                               const deform::SolveOptions& opt);
 

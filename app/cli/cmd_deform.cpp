@@ -205,10 +205,7 @@ int cmdDeform(const Args& argsIn) {
       std::string backend = "cpu";
 #ifdef MECHSIM_HAVE_CUDA
       if (backendS != "cpu") {
-        // On the device, JGS2's step control scales the coarse and local parts together
-        // (SolveOptions::coarseFirst off); on the CPU the coarse part goes first.
-        deform::SolveOptions onDevice = p.opt;
-        onDevice.coarseFirst = false;
+        const deform::SolveOptions onDevice = gpu::deviceOptions(p.opt);
         std::string why = gpu::deviceCount() == 0 ? gpu::deviceDescription()
                                                   : gpu::unsupportedReason(p.m, p.jgs2.get(), onDevice);
         if (why.empty()) {

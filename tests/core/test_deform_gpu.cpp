@@ -70,6 +70,7 @@ class TestDeformGpu : public QObject {
       }
     o.coarseFirst = true;  // the CPU's default: a step control makes it matter for jgs2-jacobi only
     QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("coarse-first"));
+    QVERIFY(gpu::unsupportedReason(m, &jgs2, gpu::deviceOptions(o)).empty());  // what the command and GUI pass
     o.acceleration = Acceleration::None;
     QVERIFY(gpu::unsupportedReason(m, &jgs2, o).empty());
     o.method = Method::Jacobi;
@@ -128,7 +129,7 @@ class TestDeformGpu : public QObject {
     SolveOptions o;
     o.method = Method(method);
     o.acceleration = Acceleration(acceleration);
-    o.coarseFirst = false;  // the device's form
+    o = gpu::deviceOptions(o);  // the device's form, on the CPU too
     o.maxIterations = 40;  // stays on the path where round-off has not yet changed a decision
     o.tolerance = 1e-6;
     VecX xc = x, xg = x;
