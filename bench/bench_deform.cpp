@@ -82,6 +82,21 @@ VecX initialVelocity(const Scene& s) {
   return v;
 }
 
+/// The cantilever of every size here: a 1 × 0.25 × 0.25 m beam on an nx × ny × nz box grid
+/// (6 tets per cell), pinned at x = 0, under gravity; stable neo-Hookean, ν = 0.3, ρ = 1000,
+/// h = 1/100 s.
+DeformableModel cantileverModel(double youngs, int nx, int ny, int nz) {
+  Material mat;
+  mat.youngs = youngs;
+  mat.poisson = 0.3;
+  mat.density = 1000;
+  TetMesh mesh = makeBoxMesh(Vec3(1, 0.25, 0.25), nx, ny, nz, Vec3(0, -0.125, -0.125));
+  std::vector<int> pinned;
+  for (int v = 0; v < mesh.vertexCount(); ++v)
+    if (mesh.vertices[v].x() < 1e-9) pinned.push_back(v);
+  return makeDeformableModel(mesh, mat, 0.01, Vec3(0, 0, -9.81), pinned);
+}
+
 Scene makeScene(const std::string& name, double stiffness, bool quick) {
   Material mat;
   mat.youngs = 1e5 * stiffness;
@@ -92,11 +107,7 @@ Scene makeScene(const std::string& name, double stiffness, bool quick) {
   s.name = name;
   if (name == "cantilever" || name == "struck") {
     const int nx = quick ? 20 : 32, nyz = quick ? 5 : 8;  // 3000 / 12288 tets
-    TetMesh mesh = makeBoxMesh(Vec3(1, 0.25, 0.25), nx, nyz, nyz, Vec3(0, -0.125, -0.125));
-    std::vector<int> pinned;
-    for (int v = 0; v < mesh.vertexCount(); ++v)
-      if (mesh.vertices[v].x() < 1e-9) pinned.push_back(v);
-    s.model = makeDeformableModel(mesh, mat, h, Vec3(0, 0, -9.81), pinned);
+    s.model = cantileverModel(mat.youngs, nx, nyz, nyz);
     if (name == "struck") s.strike = kStrikeSpeed;
   } else {
     const int nx = quick ? 20 : 40, nyz = quick ? 5 : 7;  // 3000 / 11760 tets
@@ -144,17 +155,7 @@ Start warmStart(const Scene& s, int warmSteps) {
 
 /// The ≥ 1M-tet cantilever of the GPU rows: the cantilever scene at 20× stiffness (E = 2e6 Pa) on a
 /// 168 × 40 × 25 grid, 1,008,000 tets, 180,154 vertices.
-DeformableModel makeMillionTetCantilever() {
-  Material mat;
-  mat.youngs = 2e6;
-  mat.poisson = 0.3;
-  mat.density = 1000;
-  TetMesh mesh = makeBoxMesh(Vec3(1, 0.25, 0.25), 168, 40, 25, Vec3(0, -0.125, -0.125));
-  std::vector<int> pinned;
-  for (int v = 0; v < mesh.vertexCount(); ++v)
-    if (mesh.vertices[v].x() < 1e-9) pinned.push_back(v);
-  return makeDeformableModel(mesh, mat, 0.01, Vec3(0, 0, -9.81), pinned);
-}
+DeformableModel makeMillionTetCantilever() { return cantileverModel(2e6, 168, 40, 25); }
 
 struct Row {
   std::string caseName, method, variant;
@@ -743,6 +744,17 @@ struct DeviceTable {
   }
 };
 
+/// `label`'s names (case, method, variant, stiffness, tets, precomputation) with `measured`'s
+/// figures (runSteps').
+Row labelled(Row label, const Row& measured) {
+  label.iterations = measured.iterations;
+  label.timePerIteration = measured.timePerIteration;
+  label.converged = measured.converged;
+  label.steps = measured.steps;
+  label.error = measured.error;
+  return label;
+}
+
 /// One method's whole solves on the CPU and, where a device is present, on the device from the same
 /// state: a row pair. `data`: JGS2's precomputation (JGS2 rows only).
 void cpuAndDevice(DeviceTable& tab, const Scene& s, const Jgs2Data* data, Method method, const SolveOptions& o,
@@ -764,15 +776,8 @@ void cpuAndDevice(DeviceTable& tab, const Scene& s, const Jgs2Data* data, Method
   (void)method;
 #endif
   p.difference = haveDevice() ? maxVertexDifference(m, xc, xg) : 0;
-  for (Row* r : {&p.cpu, &p.cuda}) {
-    const Row measured = *r;
-    *r = label;
-    r->iterations = measured.iterations;
-    r->timePerIteration = measured.timePerIteration;
-    r->converged = measured.converged;
-    r->steps = measured.steps;
-    r->error = measured.error;
-  }
+  p.cpu = labelled(label, p.cpu);
+  p.cuda = labelled(label, p.cuda);
   p.cuda.backend = "cuda";
   tab.keep(p.cpu);
   if (haveDevice()) tab.keep(p.cuda);
@@ -806,14 +811,10 @@ void deviceSweeps(DeviceTable& tab, const Scene& s, const Jgs2Data* data, Method
 /// A CPU-only row (the methods the device does not run) of `steps` steps from (x, v) at t.
 void cpuOnly(DeviceTable& tab, const Scene& s, const Jgs2Data* data, const SolveOptions& o, const VecX& x,
              const VecX& v, double t, int steps, const VecX& xRef, Row label) {
-  Row r;
-  runSteps(s, [&](const VecX& z, VecX& xs) { return minimise(s.model, data, o, z, xs); }, x, v, t, steps, xRef, r);
-  r.caseName = label.caseName;
-  r.method = label.method;
-  r.variant = label.variant;
-  r.stiffness = label.stiffness;
-  r.tets = label.tets;
-  r.precompute = label.precompute;
+  Row measured;
+  runSteps(
+      s, [&](const VecX& z, VecX& xs) { return minimise(s.model, data, o, z, xs); }, x, v, t, steps, xRef, measured);
+  const Row r = labelled(label, measured);
   tab.keep(r);
   tab.extra.push_back(r);
 }
@@ -824,17 +825,9 @@ void cpuOnly(DeviceTable& tab, const Scene& s, const Jgs2Data* data, const Solve
 /// after three Newton steps, each device-run method beside its CPU twin: the table that shows how
 /// JGS2's sweep scales on the device where the 12k-tet beams leave it mostly idle.
 void runHundredThousandCase(DeviceTable& tab) {
-  Material mat;
-  mat.youngs = 2e6;
-  mat.poisson = 0.3;
-  mat.density = 1000;
   Scene s;
   s.name = "cantilever";
-  TetMesh mesh = makeBoxMesh(Vec3(1, 0.25, 0.25), 64, 16, 16, Vec3(0, -0.125, -0.125));
-  std::vector<int> pinned;
-  for (int k = 0; k < mesh.vertexCount(); ++k)
-    if (mesh.vertices[k].x() < 1e-9) pinned.push_back(k);
-  s.model = makeDeformableModel(mesh, mat, 0.01, Vec3(0, 0, -9.81), pinned);
+  s.model = cantileverModel(2e6, 64, 16, 16);
   const DeformableModel& m = s.model;
   const std::string cn = "cantilever-20x-98k";
   std::cerr << "bench deform: " << cn << " (" << m.tetCount() << " tets): Newton warm-up ...\n";
