@@ -20,8 +20,10 @@ function(mechsim_add_test name)
   endif()
   math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${scale}")
   target_compile_definitions(${name} PRIVATE MECHSIM_WAIT_SCALE=${scale})
+  # MECHSIM_CACHE_DIR=off: the tests never read or fill the user's JGS2 cache (core/io/jgs2_cache.h);
+  # the cache's own tests name their folders.
   set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT}
-    ENVIRONMENT "MECHSIM_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+    ENVIRONMENT "MECHSIM_SOURCE_DIR=${PROJECT_SOURCE_DIR};MECHSIM_CACHE_DIR=off")
   if(T_LABELS)
     set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}")
   endif()

@@ -5,13 +5,13 @@
 # and import tests, the mesh models and test meshes. A finding (crash, sanitizer report, hang over 10 s, an unexpected exception
 # or a failed round trip) stops that harness and leaves its input as build-fuzz/crash-* / timeout-*;
 # reproduce with `build-fuzz/fuzz/HARNESS FILE`. The corpora grow in build-fuzz/corpus/ across runs.
-# Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]   (harnesses: native tetmesh import mesh)
+# Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]   (harnesses: native tetmesh import mesh jgs2_cache)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(native tetmesh import mesh)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(native tetmesh import mesh jgs2_cache)
 "$root/scripts/install-deps.sh" clang libomp-dev
 build="${BUILD_DIR:-$root/build-fuzz}"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -56,6 +56,10 @@ seed "$corpus/mesh" 01 "$root"/models/*.obj "$root"/tests/data/meshes/*.obj "$ro
 seed "$corpus/mesh" 03 "$root"/models/*.gltf
 printf '\x02ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' \
   > "$corpus/mesh/seed-triangle.ply"
+
+# The JGS2 cache decoder: a valid file's data section (the harness writes it) and the regressions.
+mkdir -p "$corpus/jgs2_cache"
+cp "$root"/fuzz/regressions/jgs2_cache/* "$corpus/jgs2_cache/" 2>/dev/null || true
 
 export MECHSIM_FUZZ_BASE_DIR="$root/tests/data/meshes"
 # Mesh files referenced by the inputs are read, and surfaces filled with tets, in this process,

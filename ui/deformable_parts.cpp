@@ -71,7 +71,11 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
         deform::Jgs2Options jo = deform::jgs2OptionsFor(p.opt.method, ds.modes);
         jo.cancelRequested = cancel_;
         if (progress_) jo.progress = progressReporter(ds.name);
-        p.jgs2 = std::make_unique<deform::Jgs2Data>(deform::precomputeJgs2(p.model, jo));
+        io::Jgs2CacheUse use;
+        p.jgs2 = std::make_unique<deform::Jgs2Data>(io::precomputeJgs2Cached(p.model, jo, cacheDir_, &use));
+        if (progress_ && !use.warning.empty()) progress_("JGS2 \"" + ds.name + "\": " + use.warning);
+        else if (progress_ && use.result == io::Jgs2CacheUse::Result::Read)
+          progress_("JGS2 \"" + ds.name + "\": read from the cache");
       }
 #ifdef MECHSIM_HAVE_CUDA
       // The CUDA backend when a device is present and runs the part's solver (the Jacobi sweeps);

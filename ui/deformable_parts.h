@@ -21,6 +21,7 @@
 
 #include "core/deform/deformable.h"
 #include "core/deform/solver.h"
+#include "core/io/jgs2_cache.h"
 #include "core/model.h"
 #include "core/spec.h"
 
@@ -55,6 +56,11 @@ class DeformableParts {
   /// ("JGS2 \"strap\": subspaces 40 %"; stages "factorising", "rest modes"), at most about
   /// five times a second and at every change of stage.
   void setProgress(std::function<void(const std::string&)> progress) { progress_ = std::move(progress); }
+  /// Where build() keeps JGS2 precomputations between runs (core/io/jgs2_cache.h): a part whose
+  /// inputs were precomputed before is read back instead ("JGS2 \"strap\": read from the cache" on
+  /// the progress line). Default io::defaultJgs2CacheDir(); empty: no cache.
+  void setCacheDir(std::string dir) { cacheDir_ = std::move(dir); }
+  const std::string& cacheDir() const { return cacheDir_; }
   bool empty() const { return parts_.empty(); }
   int count() const { return static_cast<int>(parts_.size()); }
 
@@ -120,6 +126,7 @@ class DeformableParts {
   std::vector<Part> parts_;
   std::function<bool()> cancel_;
   std::function<void(const std::string&)> progress_;
+  std::string cacheDir_ = io::defaultJgs2CacheDir();
   int handlePart_ = -1;  // the part holding the handle (−1: none)
   std::vector<int> bodyOf_;  // spec body k → model body index
   std::vector<Pose> poses_;  // (spec bodies) the poses handed to the step

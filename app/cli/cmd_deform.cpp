@@ -28,6 +28,10 @@
 // and DIR/<part>.pvd, the series with its times, written last (also after a failure, listing the
 // states written).
 // <part> is the part's name made safe as a file name (and numbered when two names meet).
+//
+// A JGS2 part's precomputation is read from the cache (core/io/jgs2_cache.h) when an earlier run
+// made it from the same inputs, and saved there otherwise; `--cache DIR` names the folder, `--cache
+// off` bypasses it (default: io::defaultJgs2CacheDir()). The summary line says which.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -45,6 +49,7 @@
 #include "core/deform/from_spec.h"
 #include "core/deform/stress.h"
 #include "core/deform/solver.h"
+#include "core/io/jgs2_cache.h"
 #include "core/io/load.h"
 #include "core/io/vtk.h"
 #include "core/io/write.h"
@@ -71,21 +76,28 @@ bool parseInteger(const std::string& s, const char* option, long lo, long hi, lo
   return true;
 }
 
+/// Seconds with two decimals, for the summary line.
+std::string formatSeconds(double s) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", s);
+  return b;
+}
+
 }  // namespace
 
 int cmdDeform(const Args& argsIn) {
   const char* usage = commandUsage("deform");
-  // --method, --step-control, --modes, --backend, --vtk and --vtk-every are ours; the rest are the
-  // common run options.
+  // --method, --step-control, --modes, --backend, --vtk, --vtk-every and --cache are ours; the rest
+  // are the common run options.
   Args args;
   std::string methodS, controlS, modesS, backendS = "auto";  // empty: each part's own (the file's)
-  std::string vtkDir, vtkEveryS;
+  std::string vtkDir, vtkEveryS, cacheS;
   for (std::size_t i = 0; i < argsIn.size(); ++i) {
     std::string* target = nullptr;
     std::string name;
     for (auto [opt, dst] : {std::pair<const char*, std::string*>{"--method", &methodS}, {"--step-control", &controlS},
                             {"--modes", &modesS}, {"--backend", &backendS}, {"--vtk", &vtkDir},
-                            {"--vtk-every", &vtkEveryS}})
+                            {"--vtk-every", &vtkEveryS}, {"--cache", &cacheS}})
       if (argsIn[i] == opt || argsIn[i].rfind(std::string(opt) + "=", 0) == 0) {
         target = dst;
         name = opt;
@@ -135,6 +147,8 @@ int cmdDeform(const Args& argsIn) {
     return 2;
   }
 #endif
+  // The JGS2 cache folder: --cache's, "" when off, else the default.
+  const std::string cacheDir = cacheS == "off" ? std::string() : cacheS.empty() ? io::defaultJgs2CacheDir() : cacheS;
   RunArgs run;
   if (!parseRunArgs(args, "deform", true, usage, run)) return 2;
   double tEnd = 0, dt = 0;
@@ -181,6 +195,7 @@ int cmdDeform(const Args& argsIn) {
   };
   std::vector<Part> parts;
   std::string methods, backends;  // the parts' methods and backends, for the summary line
+  std::string precomputed;         // the JGS2 parts' precomputations: read or computed, for the summary line
   try {
     for (const DeformableSpec& ds : spec.deformables) {
       Part p;
@@ -198,9 +213,17 @@ int cmdDeform(const Args& argsIn) {
       p.budget = ds.maxIterations > 0;
       if (!methods.empty()) methods += ", ";
       methods += deform::toString(p.opt.method);
-      if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel)
-        p.jgs2 = std::make_unique<deform::Jgs2Data>(
-            deform::precomputeJgs2(p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? modesArg : ds.modes)));
+      if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel) {
+        io::Jgs2CacheUse use;
+        p.jgs2 = std::make_unique<deform::Jgs2Data>(io::precomputeJgs2Cached(
+            p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? modesArg : ds.modes), cacheDir, &use));
+        if (!use.warning.empty())
+          std::fprintf(stderr, "mechsim-cli: deform: part \"%s\": %s\n", p.name.c_str(), use.warning.c_str());
+        if (!precomputed.empty()) precomputed += ", ";
+        precomputed += use.result == io::Jgs2CacheUse::Result::Read ? "read from the cache"
+                       : !use.path.empty() ? "computed in " + formatSeconds(p.jgs2->totalSeconds) + " s, saved"
+                                           : "computed in " + formatSeconds(p.jgs2->totalSeconds) + " s";
+      }
       // Backend: the device when asked for or (auto) when present and it runs the part's options.
       std::string backend = "cpu";
 #ifdef MECHSIM_HAVE_CUDA
@@ -347,6 +370,7 @@ int cmdDeform(const Args& argsIn) {
               "attachment error %.3g m",
               parts.size(), stepsDone, methods.c_str(), backends.c_str(), wall,
               solves ? double(totalIterations) / solves : 0.0, maxAttach);
+  if (!precomputed.empty()) std::printf(", JGS2 precomputation %s", precomputed.c_str());
   if (capped > 0) std::printf(", %ld part step(s) stopped at the file's maxIterations", capped);
   if (!vtkDir.empty())
     std::printf(", VTK series %s (%zu states)",

@@ -438,6 +438,62 @@ class TestCli : public QObject {
     }
   }
 
+  // A JGS2 part's precomputation goes to the cache folder on the first run and is read back on the
+  // next: the summary line says which, and the two runs write the same CSV (the data read are the
+  // data computed). `--cache off` neither reads nor writes; a damaged file is said and replaced.
+  void deformCache() {
+    QTemporaryDir dir;
+    const QString cache = dir.filePath("cache");
+    const QStringList run = {example("deform-flexible-link.json"), "--method", "jgs2-jacobi", "--t-end", "0.05", "--dt", "0.01"};
+    auto deform = [&](const QStringList& extra, const QString& csv) {
+      return runCli(QStringList{"deform"} + run + extra + QStringList{"--out", dir.filePath(csv)});
+    };
+    auto csvText = [&](const QString& name) {
+      QFile f(dir.filePath(name));
+      return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const Run first = deform({"--cache", cache}, "first.csv");
+    QVERIFY2(first.exitCode == 0, first.err.constData());
+    QVERIFY2(first.out.contains("JGS2 precomputation computed in") && first.out.contains(" s, saved"), first.out.constData());
+    QVERIFY2(first.err.isEmpty(), first.err.constData());
+    const QStringList files = QDir(cache + "/").entryList({"jgs2-*.bin"}, QDir::Files);
+    QCOMPARE(files.size(), 1);
+    const Run second = deform({"--cache", cache}, "second.csv");
+    QVERIFY2(second.exitCode == 0, second.err.constData());
+    QVERIFY2(second.out.contains("JGS2 precomputation read from the cache"), second.out.constData());
+    QVERIFY(!csvText("first.csv").isEmpty());
+    QCOMPARE(csvText("second.csv"), csvText("first.csv"));
+    // Another coarse space is another precomputation: a second file.
+    const Run other = deform({"--cache", cache, "--modes", "128"}, "other.csv");
+    QVERIFY2(other.exitCode == 0 && other.out.contains("computed in"), (other.out + other.err).constData());
+    QCOMPARE(QDir(cache).entryList({"jgs2-*.bin"}, QDir::Files).size(), 2);
+    // off: computed, not saved.
+    const Run off = deform({"--cache", "off"}, "off.csv");
+    QVERIFY2(off.exitCode == 0, off.err.constData());
+    QVERIFY2(off.out.contains("computed in") && !off.out.contains("saved"), off.out.constData());
+    QCOMPARE(csvText("off.csv"), csvText("first.csv"));
+    // A damaged file: said on stderr, recomputed, replaced.
+    QFile f(cache + "/" + files.front());
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QVERIFY(f.resize(f.size() / 2));
+    f.close();
+    const Run damaged = deform({"--cache", cache}, "damaged.csv");
+    QVERIFY2(damaged.exitCode == 0, damaged.err.constData());
+    QVERIFY2(damaged.err.contains("ignored the cache file") && damaged.out.contains("saved"),
+             (damaged.out + damaged.err).constData());
+    QCOMPARE(csvText("damaged.csv"), csvText("first.csv"));
+    QVERIFY(deform({"--cache", cache}, "again.csv").out.contains("read from the cache"));
+    // A folder that cannot be made: computed, said, the run goes on.
+    QFile plain(dir.filePath("plain"));
+    QVERIFY(plain.open(QIODevice::WriteOnly));
+    plain.close();
+    const Run unwritable = deform({"--cache", dir.filePath("plain/cache")}, "unwritable.csv");
+    QVERIFY2(unwritable.exitCode == 0, unwritable.err.constData());
+    QVERIFY2(unwritable.err.contains("was not saved") && !unwritable.out.contains("saved"),
+             (unwritable.out + unwritable.err).constData());
+    QCOMPARE(csvText("unwritable.csv"), csvText("first.csv"));
+  }
+
   // `bench deform --gpu` (the CUDA backend against its CPU twin) needs a device: without one it says
   // why and exits 1 at once, printing no table. With a device it would start the long run: skipped.
   void benchDeformGpuNeedsDevice() {

@@ -561,6 +561,40 @@ class TestDeformableGui : public QObject {
     waitIdle(w);
   }
 
+  void jgs2PrecomputationReadFromTheCache() {
+    // With a cache folder (MECHSIM_CACHE_DIR; the tests run with it off), the first open of a JGS2
+    // part precomputes and saves; opening the file again reads the precomputation back — the
+    // progress line says so, no stage runs — and the part steps as before (that the data read are
+    // the data computed, bit for bit, test_io_jgs2_cache and test_app_cli deformCache check).
+    QTemporaryDir dir;
+    const QString file = save(dir, "strap-jgs2.json", strapWithSolver(QStringLiteral("\"solver\": \"jgs2-jacobi\"")));
+    QVERIFY(!file.isEmpty());
+    const QByteArray before = qgetenv("MECHSIM_CACHE_DIR");
+    qputenv("MECHSIM_CACHE_DIR", dir.filePath("cache").toUtf8());
+    MainWindow w;
+    qputenv("MECHSIM_CACHE_DIR", before);
+    w.setErrorHandler([](const QString& m) { QFAIL(qPrintable(m)); });
+    w.resize(1100, 760);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy progress(w.simulation()->controller(), &SimulationController::deformPreparing);
+    const QString head = QStringLiteral("JGS2 \"strap\": ");
+    auto openAndPlay = [&](QStringList& lines) {
+      progress.clear();
+      if (!openAndWait(w, file)) return -1.0;
+      for (const auto& line : progress) lines << line.at(1).toString();
+      return playAndMeasureStrap(w);
+    };
+    QStringList first, second;
+    const double movedFirst = openAndPlay(first);
+    QVERIFY2(first.contains(head + QStringLiteral("factorising")), qPrintable(first.join(" | ")));
+    QCOMPARE(QDir(dir.filePath("cache/jgs2")).entryList({"jgs2-*.bin"}, QDir::Files).size(), 1);  // $MECHSIM_CACHE_DIR/jgs2
+    const double movedSecond = openAndPlay(second);
+    QCOMPARE(second, QStringList{head + QStringLiteral("read from the cache")});
+    QVERIFY2(movedFirst > 1e-3 && movedSecond > 1e-3, qPrintable(QString("%1 %2").arg(movedFirst).arg(movedSecond)));
+    QCOMPARE(QString::fromStdString(w.currentFrame().deformSolvers).left(11), QStringLiteral("jgs2-jacobi"));
+  }
+
   void deformableSolverFromTheMenu() {
     MainWindow w;
     openStrap(w);
