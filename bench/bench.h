@@ -39,8 +39,11 @@ int runDeformGpu(std::ostream& out, bool csv, bool quick);
 /// `bench deform --large`: the large cases of the device table alone — a ≈100k-tet cantilever
 /// (precomputation, then every method's iterations per step and ms per iteration, the device's
 /// beside its CPU twin) and the ≥ 1M-tet one (no JGS2 row: its precomputation is out of reach).
-/// Without a device, the CPU rows only. bench_deform.cpp.
-int runDeformLarge(std::ostream& out, bool csv);
+/// Without a device, the CPU rows only. `which`: "" both, "98k" or "1m" one of them (a device
+/// session runs them in separate calls, each within its time limit). bench_deform.cpp.
+int runDeformLarge(std::ostream& out, bool csv, const std::string& which = "");
+/// Whether `--large=WHICH` names a case of runDeformLarge ("", "98k", "1m").
+bool isLargeCase(const std::string& which);
 
 /// `bench contact`: paper 000 Table 1 (sweeps and time to RES < 1e-4 at step 100, frictionless) and
 /// Table 2 (1000 steps × 200 sweeps with friction; `quick`: 100 steps) on Pool 1, Pool 2 and

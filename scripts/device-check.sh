@@ -12,7 +12,8 @@
 #          (the command's choice of backend and its CSV against the CPU's),
 #       4. `bench_deform --gpu` (bench/bench.h: the device rows beside their CPU twins, the 98k-tet
 #          case with JGS2, the 1M-tet table), or the bench_deform options in DEVICE_CHECK_BENCH
-#          (say "--large": the 98k- and 1M-tet cases alone, when the 12k-tet rows are measured), under
+#          (say "--large": the 98k- and 1M-tet cases alone, when the 12k-tet rows are measured;
+#          "--large=98k" or "--large=1m": one of them, so that each fits one call), under
 #          a time limit of DEVICE_CHECK_BENCH_TIMEOUT seconds (default 420, so that the whole check fits
 #          one 10-minute call; the benchmark prints each case as it finishes, so a cut run keeps them).
 #       5. test_deform_gpu under compute-sanitizer's memcheck, where the machine has it.

@@ -34,8 +34,17 @@ int cmdBench(const Args& args) {
   // --quick shortens the two long benchmarks only; any other option is a usage error (not ignored:
   // a misspelt flag must not start a quarter-hour run).
   const bool hasQuick = pos[0] == "deform" || pos[0] == "contact";
+  // deform: --large, or --large=98k / --large=1m for one of its two cases.
+  std::string largeCase;
+  bool large = false;
   for (const auto& a : args)
-    if (a.rfind("--", 0) == 0 && a != "--csv" && !(hasQuick && a == "--quick") && !(pos[0] == "deform" && (a == "--gpu" || a == "--large"))) {
+    if (pos[0] == "deform" && a.rfind("--large=", 0) == 0) {
+      large = true;
+      largeCase = a.substr(8);
+    }
+  for (const auto& a : args)
+    if (a.rfind("--", 0) == 0 && a != "--csv" && !(hasQuick && a == "--quick") &&
+        !(pos[0] == "deform" && (a == "--gpu" || a == "--large" || a == "--large=98k" || a == "--large=1m"))) {
       std::fprintf(stderr, "mechsim-cli: bench %s: unknown option '%s'\nusage: %s\n", pos[0].c_str(), a.c_str(),
                    commandUsage("bench"));
       return 2;
@@ -46,7 +55,7 @@ int cmdBench(const Args& args) {
   if (pos[0] == "dynamics") return bench::runDynamics(std::cout, csv, examplesRoot());
   if (pos[0] == "anm") return bench::runAnm(std::cout, csv, examplesRoot());
   if (pos[0] == "deform")
-    return hasFlag(args, "--large") ? bench::runDeformLarge(std::cout, csv)
+    return hasFlag(args, "--large") || large ? bench::runDeformLarge(std::cout, csv, largeCase)
            : hasFlag(args, "--gpu")   ? bench::runDeformGpu(std::cout, csv, hasFlag(args, "--quick"))
                                       : bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));
   if (pos[0] == "contact") return bench::runContact(std::cout, csv, hasFlag(args, "--quick"));

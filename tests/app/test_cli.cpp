@@ -168,6 +168,9 @@ class TestCli : public QObject {
                                               << "unknown option '--quick'";
     QTest::newRow("bench contact --gpu") << QStringList{"bench", "contact", "--gpu"} << "unknown option '--gpu'";
     QTest::newRow("bench kinematics --large") << QStringList{"bench", "kinematics", "--large"} << "unknown option '--large'";
+    QTest::newRow("bench deform --large=2m") << QStringList{"bench", "deform", "--large=2m"} << "unknown option '--large=2m'";
+    QTest::newRow("bench kinematics --large=1m") << QStringList{"bench", "kinematics", "--large=1m"}
+                                                 << "unknown option '--large=1m'";
     QTest::newRow("info extra") << QStringList{"info", "extra"} << "unexpected argument 'extra'";
     QTest::newRow("check --jsn") << QStringList{"check", example("fourbar.json"), "--jsn"}
                                  << "unknown option '--jsn'";
