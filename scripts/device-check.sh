@@ -17,6 +17,9 @@
 #          a time limit of DEVICE_CHECK_BENCH_TIMEOUT seconds (default 420, so that the whole check fits
 #          one 10-minute call; the benchmark prints each case as it finishes, so a cut run keeps them).
 #       5. test_deform_gpu under compute-sanitizer's memcheck, where the machine has it.
+#       DEVICE_CHECK_ONLY (say "bench_gpu", or "test_deform_gpu,memcheck") runs only the named steps
+#       of 2–5, so that a second call can give the benchmark alone its time (DEVICE_CHECK_BENCH=
+#       --large=98k in one call, --large=1m in the next).
 #       Logs (five files) go to OUTDIR (default $OUT, else .device/out). Exit status: that of the first
 #       failing step.
 #
@@ -88,6 +91,9 @@ run() {
     x=("$b/glibc/ld-linux-x86-64.so.2" --library-path "$b/lib:$b/glibc:$cudadir")
   fi
   export MECHSIM_MESH_READER=off  # no reader program in the bundle; the example reads no mesh file
+  export MECHSIM_CACHE_DIR=off     # every run precomputes: the figures are the same in every call
+  local only=",${DEVICE_CHECK_ONLY:-test_deform_gpu,deform,bench_gpu,memcheck},"
+  want() { [[ "$only" == *",$1,"* ]]; }
   local status=0
   step() {  # step NAME COMMAND...: runs it, logs to $out/NAME.log, keeps the first failure's status
     local name="$1"; shift
@@ -99,23 +105,27 @@ run() {
   }
   { nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv; nproc; } 2>&1 |
     tee "$out/device.log"
-  step test_deform_gpu timeout 150 "${x[@]}" "$b/bin/test_deform_gpu"
+  want test_deform_gpu && step test_deform_gpu timeout 150 "${x[@]}" "$b/bin/test_deform_gpu"
   local ex="$here/mechanisms/deform-flexible-link.json"
-  step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --out "$b/deform_auto.csv"
-  step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --backend cuda --out "$b/deform_cuda.csv"
-  step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --backend cpu --out "$b/deform_cpu.csv"
-  if [ -s "$b/deform_cuda.csv" ] && [ -s "$b/deform_cpu.csv" ]; then
-    # Largest difference of any number between the device's CSV and the CPU's (same rows, same columns).
-    paste -d'\n' "$b/deform_cpu.csv" "$b/deform_cuda.csv" | awk -F, '
-      NR % 2 == 1 { n = split($0, a, ","); next }
-      { for (i = 1; i <= NF; ++i) if (a[i] ~ /^-?[0-9.]/) { d = a[i] - $i; if (d < 0) d = -d; if (d > m) m = d } }
-      END { printf "deform: largest |cpu - cuda| over the CSV: %.3g\n", m }' | tee -a "$out/deform.log"
+  if want deform; then
+    step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --out "$b/deform_auto.csv"
+    step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --backend cuda --out "$b/deform_cuda.csv"
+    step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --backend cpu --out "$b/deform_cpu.csv"
+    if [ -s "$b/deform_cuda.csv" ] && [ -s "$b/deform_cpu.csv" ]; then
+      # Largest difference of any number between the device's CSV and the CPU's (same rows, same columns).
+      paste -d'\n' "$b/deform_cpu.csv" "$b/deform_cuda.csv" | awk -F, '
+        NR % 2 == 1 { n = split($0, a, ","); next }
+        { for (i = 1; i <= NF; ++i) if (a[i] ~ /^-?[0-9.]/) { d = a[i] - $i; if (d < 0) d = -d; if (d > m) m = d } }
+        END { printf "deform: largest |cpu - cuda| over the CSV: %.3g\n", m }' | tee -a "$out/deform.log"
+    fi
   fi
   # shellcheck disable=SC2086  # the options are words
-  step bench_gpu timeout "${DEVICE_CHECK_BENCH_TIMEOUT:-420}" "${x[@]}" "$b/bin/bench_deform" ${DEVICE_CHECK_BENCH:---gpu}
+  want bench_gpu && step bench_gpu timeout "${DEVICE_CHECK_BENCH_TIMEOUT:-420}" "${x[@]}" "$b/bin/bench_deform" ${DEVICE_CHECK_BENCH:---gpu}
   # Out-of-bounds and misaligned accesses, uninitialised device memory: the parity test under
   # compute-sanitizer (where the machine has it).
-  if command -v compute-sanitizer >/dev/null; then
+  if ! want memcheck; then
+    :
+  elif command -v compute-sanitizer >/dev/null; then
     step memcheck timeout 120 compute-sanitizer --tool memcheck --error-exitcode 3 "${x[@]}" "$b/bin/test_deform_gpu"
   else
     echo "device-check: no compute-sanitizer here"
