@@ -220,9 +220,9 @@ int cmdDeform(const Args& argsIn) {
         if (!use.warning.empty())
           std::fprintf(stderr, "mechsim-cli: deform: part \"%s\": %s\n", p.name.c_str(), use.warning.c_str());
         if (!precomputed.empty()) precomputed += ", ";
-        precomputed += use.result == io::Jgs2CacheUse::Result::Read ? "read from the cache"
-                       : !use.path.empty() ? "computed in " + formatSeconds(p.jgs2->totalSeconds) + " s, saved"
-                                           : "computed in " + formatSeconds(p.jgs2->totalSeconds) + " s";
+        precomputed += use.result == io::Jgs2CacheUse::Result::Read
+                           ? std::string("read from the cache")
+                           : "computed in " + formatSeconds(p.jgs2->totalSeconds) + " s" + (use.path.empty() ? "" : ", saved");
       }
       // Backend: the device when asked for or (auto) when present and it runs the part's options.
       std::string backend = "cpu";

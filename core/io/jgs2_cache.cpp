@@ -32,7 +32,8 @@ namespace {
 
 constexpr std::uint32_t kFormat = 1;
 constexpr char kMagic[] = "mechsim jgs2 cache";
-// Largest cache file read: a 1M-tet part with 256 modes is about 1.3 GB.
+// Largest cache file read: a 1M-tet part with 256 modes is about 2.7 GB (1.1 GB of modes, about
+// 28 cubature entries of 300 bytes per vertex).
 constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t(16) << 30;
 
 template <class T>
@@ -78,13 +79,23 @@ struct Reader {
     at += sizeof(T);
     return true;
   }
+  /// Whether the file holds n more values of T.
+  template <class T>
+  bool holds(std::uint64_t n, const char* what) {
+    return n <= left() / sizeof(T) || fail(std::string("truncated in ") + what);
+  }
+  /// n values into out, which has room for them; holds<T>(n) checked first.
+  template <class T>
+  void copyTo(T* out, std::uint64_t n) {
+    if (n > 0) std::memcpy(out, b.data() + at, static_cast<std::size_t>(n) * sizeof(T));
+    at += static_cast<std::size_t>(n) * sizeof(T);
+  }
   /// n values into out, after checking that the file holds them (no allocation before).
   template <class T>
   bool takeArray(std::vector<T>& out, std::uint64_t n, const char* what) {
-    if (n > left() / sizeof(T)) return fail(std::string("truncated in ") + what);
+    if (!holds<T>(n, what)) return false;
     out.resize(static_cast<std::size_t>(n));
-    if (n > 0) std::memcpy(out.data(), b.data() + at, static_cast<std::size_t>(n) * sizeof(T));
-    at += static_cast<std::size_t>(n) * sizeof(T);
+    copyTo(out.data(), n);
     return true;
   }
 };
@@ -268,13 +279,11 @@ std::optional<Jgs2Data> decodeJgs2Cache(std::string_view bytes, std::string_view
   if (!r.take(rows, "modes") || !r.take(cols, "modes")) return no(r.error);
   // The precomputation always keeps at least one mode (the modal split needs them).
   if (rows != 3 * nv || cols < 1 || cols > 3 * nv) return no("modes do not fit the mesh");
-  if ((rows * cols + cols) > r.left() / 8) return no("truncated in the modes");
+  if (!r.holds<double>(rows * cols + cols, "the modes")) return no(r.error);
   d.modes.resize(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
   d.modeValues.resize(static_cast<Eigen::Index>(cols));
-  std::memcpy(d.modes.data(), r.b.data() + r.at, rows * cols * 8);
-  r.at += rows * cols * 8;
-  std::memcpy(d.modeValues.data(), r.b.data() + r.at, cols * 8);
-  r.at += cols * 8;
+  r.copyTo(d.modes.data(), rows * cols);
+  r.copyTo(d.modeValues.data(), cols);
   if (!allFinite(d.modes.data(), static_cast<std::size_t>(d.modes.size())) ||
       !allFinite(d.modeValues.data(), static_cast<std::size_t>(d.modeValues.size())))
     return no("a mode is not finite");
