@@ -43,6 +43,13 @@ bool setState(void* handle, const double* x, const double* z);
 bool sweepStep(void* handle, double* proposalMax);
 bool modelSums(void* handle, double sums[6]);
 bool applyStep(void* handle, double alpha, double beta, double* stepMax);
+/// JGS2 with step control and the coarse part first (SolveOptions::coarseFirst, core/deform/sweep.h),
+/// before sweepStep: computes the modal coarse step d_c at x, takes α_c d_c with α_c the model's
+/// minimiser along it clamped to [0, 1], and recomputes the gradients at the moved x. The next
+/// sweepStep then solves the local systems alone (no modal part; rotations and element Hessians of
+/// x^k), and applyStep counts d_c in the step taken (p and `stepMax` are the whole step). Does
+/// nothing for per-vertex Newton or without modes. false on a CUDA error.
+bool coarseStep(void* handle);
 /// Copies x (3 nv) to the host.
 bool getPositions(void* handle, double* x);
 /// Runs `sweeps` Jacobi sweeps on the device; afterwards copies x (3 nv) and the last sweep's δx

@@ -84,11 +84,6 @@ void create(Handle& handle, const Packed& p) {
 
 }  // namespace
 
-SolveOptions deviceOptions(SolveOptions opt) {
-  opt.coarseFirst = false;
-  return opt;
-}
-
 std::string unsupportedReason(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt) {
   if (opt.method != Method::Jacobi && opt.method != Method::Jgs2Jacobi)
     return std::string("the device runs the Jacobi sweeps only (jacobi, jgs2-jacobi), not ") + toString(opt.method);
@@ -98,8 +93,6 @@ std::string unsupportedReason(const DeformableModel& m, const Jgs2Data* jgs2, co
     if (jgs2->subspaces != Jgs2Subspaces::Vertex) return "JGS2 colour subspaces (a Gauss-Seidel precomputation)";
     if (opt.coarse != Jgs2Coarse::Rest) return "the Galerkin coarse part";
     if (opt.schurHessian || opt.rhsScale != 1.0 || !opt.cubatureTerms) return "a modified JGS2 local system";
-    if (opt.coarseFirst && opt.acceleration != Acceleration::None)
-      return "the coarse-first modal step (the device scales the coarse and local parts together: coarseFirst off)";
   }
   if (!m.handles.empty()) return "soft handles (a vertex is being dragged)";
   if (opt.monitor) return "a per-iteration monitor";
@@ -129,7 +122,12 @@ SolveStats DeviceSolver::minimise(const DeformableModel& m, const SolveOptions& 
   if (!detail::setState(handle_, x.data(), z.data())) throw std::runtime_error("GPU backend: upload failed");
   SolveStats st;
   const VecX none;  // recordIteration's x, read only by a monitor (refused above)
+  // JGS2's modal coarse step first, line searched alone, then the local step under the control
+  // (sweep.h, SolveOptions::coarseFirst); without a step control the sweep takes both at once.
+  const bool coarseFirst =
+      method_ == Method::Jgs2Jacobi && opt.coarseFirst && opt.acceleration != Acceleration::None;
   for (int it = 0; it < opt.maxIterations; ++it) {
+    if (coarseFirst && !detail::coarseStep(handle_)) throw std::runtime_error("GPU backend: coarse step failed");
     // The sweep's own step counts in the stopping rule when a step control may shrink it (sweep.h).
     double proposal = 0;
     if (!detail::sweepStep(handle_, opt.acceleration != Acceleration::None ? &proposal : nullptr))

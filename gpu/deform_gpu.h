@@ -21,15 +21,10 @@ VecX sweepOnce(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2, d
 
 /// Why the device cannot run `opt` on m (empty when it can, device presence aside): it runs the
 /// Jacobi sweeps — per-vertex Newton (Method::Jacobi) and JGS2 with the cubature variant and the
-/// modal right-hand side on the rest coarse part (Method::Jgs2Jacobi) — with any step control
-/// (JGS2's scaling the coarse and local parts together: SolveOptions::coarseFirst off);
-/// not the Gauss–Seidel methods, Newton, the exact variants, the Galerkin coarse part, a scaled or
-/// Schur-signed local system, soft handles or a monitor.
-/// `opt` as the device runs it: JGS2's step control scaling the coarse and local parts together
-/// (SolveOptions::coarseFirst off; the CPU's default takes the coarse part first). The `deform`
-/// command and the GUI step a part they put on the device with these options.
-deform::SolveOptions deviceOptions(deform::SolveOptions opt);
-
+/// modal right-hand side on the rest coarse part (Method::Jgs2Jacobi) — with any step control,
+/// JGS2's with its coarse part first or not (SolveOptions::coarseFirst); not the Gauss–Seidel
+/// methods, Newton, the exact variants, the Galerkin coarse part, a scaled or Schur-signed local
+/// system, soft handles or a monitor.
 std::string unsupportedReason(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2,
                               const deform::SolveOptions& opt);
 

@@ -2,7 +2,9 @@
 // the element pass, one thread per vertex for rotations, residuals and the local 3×3 solves. Every
 // formula is the __host__ __device__ code of core/deform/hd/ that the CPU twin runs (elementEval,
 // polarRotation, vertexBlock, cubatureAccumulate, solve3), in the same order, so the two agree to
-// round-off (summation order of the modal reduction aside); tests/core/test_deform_gpu.cpp checks it.
+// round-off (summation order of the modal reduction aside); tests/core/test_deform_gpu.cpp checks it,
+// on a device and, built by the C++ compiler with the runtime emulated (gpu/cuda_emulation.h), on
+// the CPU. Kernels are launched through launch() below, which is where the two builds differ.
 //
 // A Jacobi sweep (JGS2 §8.1, the kernel sequence of notes §6):
 //   1. element pass: g_e (12), H_e (144, projected PSD) per tet
@@ -13,8 +15,17 @@
 // With global step control (core/deform/step_control.h) step 6 is replaced by the sums of the
 // quadratic model (per-tet dᵀH_e d, dᵀH_e p, pᵀH_e p and per-vertex mass and gradient terms, block
 // reductions + atomics), the 2×2 decision on the host, and x += αd + βp.
+// JGS2 with step control and SolveOptions::coarseFirst (core/deform/sweep.h) first takes the modal
+// coarse step d_c = −R Σ_t a_t φ_t alone, line searched on the same model (α_c = −gᵀd_c / d_cᵀHd_c
+// clamped to [0, 1]), recomputes the gradients at the moved x (the element Hessians of x^k kept),
+// and then solves the local systems without the modal part (coarseStep below).
+#if defined(__CUDACC__)
 #include <cuda_runtime.h>
+#else  // the tests' CPU emulation of this file (test_deform_gpu_emulated)
+#include "gpu/cuda_emulation.h"
+#endif
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -42,6 +53,8 @@ struct Device {
   double* prev = nullptr;                  // (3 nv) previous step p of the step control
   double* sums = nullptr;                  // (9) model sums: 6 vertex terms, then 3 element terms
   double* modal = nullptr;                 // (T)
+  double* dc = nullptr;                    // (3 nv) the coarse step taken this iteration (coarse first)
+  bool coarseTaken = false;                // coarseStep moved x; sweepStep and applyStep follow it
   unsigned long long* stepMax = nullptr;   // bit pattern of a non-negative double
   unsigned long long* proposalMax = nullptr;  // the same for the sweep's own step d
   std::vector<void*> owned;
@@ -68,7 +81,8 @@ __global__ void elementKernel(int nt, int kind, double mu, double lambda, const 
   double xe[12];
   for (int a = 0; a < 4; ++a)
     for (int r = 0; r < 3; ++r) xe[3 * a + r] = x[3 * tets[4 * t + a] + r];
-  hd::elementEval(kind, mu, lambda, volume[t], Bm + 9 * t, xe, gE + 12 * size_t(t), HE + 144 * size_t(t), true);
+  hd::elementEval(kind, mu, lambda, volume[t], Bm + 9 * t, xe, gE + 12 * size_t(t), HE ? HE + 144 * size_t(t) : nullptr,
+                  true);
 }
 
 __global__ void rotationKernel(int nv, const int* tets, const double* Bm, const double* volume, const int* incOffset,
@@ -108,7 +122,7 @@ __global__ void modalKernel(int nv, int T, const unsigned char* prescribed, cons
     const double* ph = modes + size_t(t) * 3 * nv;
     part[threadIdx.x] = v < nv ? ph[3 * v] * gr[0] + ph[3 * v + 1] * gr[1] + ph[3 * v + 2] * gr[2] : 0.0;
     __syncthreads();
-    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
       if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
       __syncthreads();
     }
@@ -119,6 +133,7 @@ __global__ void modalKernel(int nv, int T, const unsigned char* prescribed, cons
 
 struct VertexArgs {
   int nv, method, T;
+  int modalOff;  // 1: the modal part was taken before (coarse first): the local solves see none
   double invH2;
   const double *mass, *share, *invVal_unused;
   const unsigned char* prescribed;
@@ -160,7 +175,7 @@ __global__ void vertexKernel(VertexArgs a) {
                            a.HE + 144 * size_t(t), a.share[t], nullptr, iv, skip, A, b);
   }
   double glow[3] = {0, 0, 0}, nlow[3] = {0, 0, 0}, gl[3], nl[3];
-  for (int t = 0; t < a.T; ++t) {
+  for (int t = 0; t < (a.modalOff ? 0 : a.T); ++t) {
     const double c = a.modal[t] / a.modeValues[t];
     const double* ph = a.modes + size_t(t) * 3 * a.nv;
     for (int r = 0; r < 3; ++r) {
@@ -175,6 +190,35 @@ __global__ void vertexKernel(VertexArgs a) {
   for (int r = 0; r < 3; ++r) rhs[r] = g[r] - gl[r];
   if (!hd::solve3(M, rhs, sol)) return;
   for (int r = 0; r < 3; ++r) d[r] = -sol[r] - nl[r];
+}
+
+/// The modal coarse step d_c,i = −R_i Σ_t (a_t/λ_t) φ_t,i of every free vertex (0 at prescribed
+/// ones): the modal part of vertexKernel's step alone, in the same order of summation.
+__global__ void coarseKernel(int nv, int T, const unsigned char* prescribed, const double* R, const double* modes,
+                             const double* modeValues, const double* modal, double* dc) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nv) return;
+  double* d = dc + 3 * size_t(i);
+  d[0] = d[1] = d[2] = 0;
+  if (prescribed[i]) return;
+  double nlow[3] = {0, 0, 0}, nl[3];
+  for (int t = 0; t < T; ++t) {
+    const double c = modal[t] / modeValues[t];
+    const double* ph = modes + size_t(t) * 3 * nv;
+    for (int r = 0; r < 3; ++r) nlow[r] += c * ph[3 * i + r];
+  }
+  hd::matVec(R + 9 * size_t(i), nlow, nl);
+  for (int r = 0; r < 3; ++r) d[r] = -nl[r];
+}
+
+/// d_c *= α, x += d_c: the coarse step taken.
+__global__ void takeCoarseKernel(int nv, double alpha, double* x, double* dc) {
+  const int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= nv) return;
+  for (int r = 0; r < 3; ++r) {
+    dc[3 * v + r] *= alpha;
+    x[3 * v + r] += dc[3 * v + r];
+  }
 }
 
 __global__ void applyKernel(int nv, double* x, const double* dx, unsigned long long* stepMax) {
@@ -196,7 +240,7 @@ __device__ void blockSumAtomic(const double (&v)[K], double* out) {
   __shared__ double part[K][kBlock];
   for (int q = 0; q < K; ++q) part[q][threadIdx.x] = v[q];
   __syncthreads();
-  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
     if (threadIdx.x < s)
       for (int q = 0; q < K; ++q) part[q][threadIdx.x] += part[q][threadIdx.x + s];
     __syncthreads();
@@ -260,22 +304,35 @@ __global__ void stepNormKernel(int nv, const double* d, unsigned long long* out)
   atomicMax(out, static_cast<unsigned long long>(__double_as_longlong(n)));
 }
 
-/// s = αd + βp, x += s, p = s, max ‖s_i‖.
+/// s = αd + βp, x += s, p = s (+ the coarse step d_c taken before it this iteration, when not
+/// null: p is then the whole step), max ‖p_i‖.
 __global__ void combineKernel(int nv, double alpha, double beta, double* x, const double* d, double* p,
-                              unsigned long long* stepMax) {
+                              const double* coarse, unsigned long long* stepMax) {
   const int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= nv) return;
   double n2 = 0;
   for (int r = 0; r < 3; ++r) {
     const double sr = beta != 0 ? alpha * d[3 * v + r] + beta * p[3 * v + r] : alpha * d[3 * v + r];
     x[3 * v + r] += sr;
-    p[3 * v + r] = sr;
-    n2 += sr * sr;
+    const double whole = coarse ? sr + coarse[3 * v + r] : sr;
+    p[3 * v + r] = whole;
+    n2 += whole * whole;
   }
   atomicMax(stepMax, static_cast<unsigned long long>(__double_as_longlong(sqrt(n2))));
 }
 
 inline int blocks(int n) { return (n + kBlock - 1) / kBlock; }
+
+/// kernel<<<grid, kBlock>>>(args...), or its CPU emulation where a C++ compiler builds this file
+/// (gpu/cuda_emulation.h).
+template <class... P, class... A>
+void launch(int grid, void (*kernel)(P...), A... args) {
+#if defined(__CUDACC__)
+  kernel<<<grid, kBlock>>>(args...);
+#else
+  emulation::run(static_cast<long long>(grid) * kBlock, kernel, args...);
+#endif
+}
 
 }  // namespace
 
@@ -297,7 +354,7 @@ void* create(const DeviceInputs& in, const char** error) {
     ok = upload(*d, d->cubOffset, in.cubOffset, nv + 1) && upload(*d, d->cubTet, in.cubTet, nc) &&
          upload(*d, d->cubWeight, in.cubWeight, nc) && upload(*d, d->cubBasis, in.cubBasis, 36 * nc) &&
          upload(*d, d->modes, in.modes, 3 * nv * in.T) && upload(*d, d->modeValues, in.modeValues, in.T) &&
-         alloc(*d, d->R, 9 * nv) && alloc(*d, d->modal, in.T > 0 ? in.T : 1);
+         alloc(*d, d->R, 9 * nv) && alloc(*d, d->modal, in.T > 0 ? in.T : 1) && alloc(*d, d->dc, 3 * nv);
   }
   if (!ok) {
     *error = cudaGetErrorString(cudaGetLastError());
@@ -317,6 +374,7 @@ void destroy(void* handle) {
 bool setState(void* handle, const double* x, const double* z) {
   auto* d = static_cast<Device*>(handle);
   const size_t n = 3 * size_t(d->in.nv);
+  d->coarseTaken = false;
   return cudaMemcpy(d->x, x, n * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess &&
          cudaMemcpy(d->z, z, n * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess &&
          cudaMemset(d->prev, 0, n * sizeof(double)) == cudaSuccess;
@@ -324,50 +382,42 @@ bool setState(void* handle, const double* x, const double* z) {
 
 namespace {
 
+/// Steps 1–4 of a sweep at the device's x: element gradients and Hessians, residuals and, for
+/// JGS2, the rotations and the modal coefficients.
+void launchGradients(Device* d) {
+  const DeviceInputs& in = d->in;
+  launch(blocks(in.nt), elementKernel, in.nt, in.kind, in.mu, in.lambda, d->tets, d->Bm, d->volume, d->x, d->gE,
+         d->HE);
+  launch(blocks(in.nv), residualKernel, in.nv, in.invH2, d->mass, d->prescribed, d->incOffset, d->incTet,
+         d->incLocal, d->x, d->z, d->gE, d->G);
+  if (in.method == 1) {
+    launch(blocks(in.nv), rotationKernel, in.nv, d->tets, d->Bm, d->volume, d->incOffset, d->incTet, d->x, d->R);
+    cudaMemsetAsync(d->modal, 0, (in.T > 0 ? in.T : 1) * sizeof(double));
+    launch(blocks(in.nv), modalKernel, in.nv, in.T, d->prescribed, d->R, d->G, d->modes, d->modal);
+  }
+}
+
+/// Step 5: the local solves into d->dx (x unchanged); modalOff: without the modal part.
+void launchLocal(Device* d, bool modalOff) {
+  const DeviceInputs& in = d->in;
+  VertexArgs va{in.nv, in.method, in.T, modalOff ? 1 : 0, in.invH2, d->mass, d->share, nullptr, d->prescribed,
+                d->tets, d->incOffset, d->incTet, d->incLocal, d->cubOffset, d->cubTet, d->cubWeight, d->cubBasis,
+                d->modes, d->modeValues, d->modal, d->x, d->z, d->gE, d->HE, d->R, d->dx};
+  launch(blocks(in.nv), vertexKernel, va);
+}
+
 /// Steps 1–5 of a sweep: the sweep's step d at x into d->dx (x unchanged).
 void launchSweep(Device* d) {
-  const DeviceInputs& in = d->in;
-  VertexArgs va{in.nv, in.method, in.T, in.invH2, d->mass, d->share, nullptr, d->prescribed, d->tets, d->incOffset,
-                d->incTet, d->incLocal, d->cubOffset, d->cubTet, d->cubWeight, d->cubBasis, d->modes, d->modeValues,
-                d->modal, d->x, d->z, d->gE, d->HE, d->R, d->dx};
-  elementKernel<<<blocks(in.nt), kBlock>>>(in.nt, in.kind, in.mu, in.lambda, d->tets, d->Bm, d->volume, d->x, d->gE,
-                                           d->HE);
-  residualKernel<<<blocks(in.nv), kBlock>>>(in.nv, in.invH2, d->mass, d->prescribed, d->incOffset, d->incTet,
-                                            d->incLocal, d->x, d->z, d->gE, d->G);
-  if (in.method == 1) {
-    rotationKernel<<<blocks(in.nv), kBlock>>>(in.nv, d->tets, d->Bm, d->volume, d->incOffset, d->incTet, d->x, d->R);
-    cudaMemsetAsync(d->modal, 0, (in.T > 0 ? in.T : 1) * sizeof(double));
-    modalKernel<<<blocks(in.nv), kBlock>>>(in.nv, in.T, d->prescribed, d->R, d->G, d->modes, d->modal);
-  }
-  vertexKernel<<<blocks(in.nv), kBlock>>>(va);
+  launchGradients(d);
+  launchLocal(d, false);
 }
 
-bool readStepMax(const unsigned long long* src, double* out) {
-  unsigned long long bits = 0;
-  if (cudaMemcpy(&bits, src, sizeof(bits), cudaMemcpyDeviceToHost) != cudaSuccess) return false;
-  static_assert(sizeof(double) == sizeof(bits));
-  memcpy(out, &bits, sizeof(double));
-  return true;
-}
-
-}  // namespace
-
-bool sweepStep(void* handle, double* proposalMax) {
-  auto* d = static_cast<Device*>(handle);
-  launchSweep(d);
-  if (proposalMax) {
-    cudaMemsetAsync(d->proposalMax, 0, sizeof(unsigned long long));
-    stepNormKernel<<<blocks(d->in.nv), kBlock>>>(d->in.nv, d->dx, d->proposalMax);
-  }
-  return cudaGetLastError() == cudaSuccess && (!proposalMax || readStepMax(d->proposalMax, proposalMax));
-}
-
-bool modelSums(void* handle, double sums[6]) {
-  auto* d = static_cast<Device*>(handle);
+/// The model's sums for the step d and the previous step p (modelSums' order, below).
+bool readModelSums(Device* d, const double* step, double sums[6]) {
   const DeviceInputs& in = d->in;
   cudaMemsetAsync(d->sums, 0, 9 * sizeof(double));
-  modelVertexKernel<<<blocks(in.nv), kBlock>>>(in.nv, in.invH2, d->mass, d->G, d->dx, d->prev, d->sums);
-  modelElementKernel<<<blocks(in.nt), kBlock>>>(in.nt, d->tets, d->HE, d->dx, d->prev, d->sums + 6);
+  launch(blocks(in.nv), modelVertexKernel, in.nv, in.invH2, d->mass, d->G, step, d->prev, d->sums);
+  launch(blocks(in.nt), modelElementKernel, in.nt, d->tets, d->HE, step, d->prev, d->sums + 6);
   double h[9];
   if (cudaGetLastError() != cudaSuccess ||
       cudaMemcpy(h, d->sums, sizeof(h), cudaMemcpyDeviceToHost) != cudaSuccess)
@@ -381,10 +431,62 @@ bool modelSums(void* handle, double sums[6]) {
   return true;
 }
 
+bool readStepMax(const unsigned long long* src, double* out) {
+  unsigned long long bits = 0;
+  if (cudaMemcpy(&bits, src, sizeof(bits), cudaMemcpyDeviceToHost) != cudaSuccess) return false;
+  static_assert(sizeof(double) == sizeof(bits));
+  memcpy(out, &bits, sizeof(double));
+  return true;
+}
+
+}  // namespace
+
+bool coarseStep(void* handle) {
+  auto* d = static_cast<Device*>(handle);
+  const DeviceInputs& in = d->in;
+  d->coarseTaken = false;
+  if (in.method != 1 || in.T == 0) return true;  // no modal part: the sweep is the whole step
+  launchGradients(d);
+  launch(blocks(in.nv), coarseKernel, in.nv, in.T, d->prescribed, d->R, d->modes, d->modeValues, d->modal, d->dc);
+  double s[6];
+  if (!readModelSums(d, d->dc, s)) return false;
+  // α_c = −gᵀd_c / d_cᵀHd_c in [0, 1] (g and H at x^k), the whole step when the curvature is not
+  // positive: sweep.h's coarse stage.
+  const double alpha = s[1] > 0 ? std::clamp(-s[0] / s[1], 0.0, 1.0) : 1.0;
+  launch(blocks(in.nv), takeCoarseKernel, in.nv, alpha, d->x, d->dc);
+  // The gradients at the moved x; the element Hessians of x^k stay (evalElements without them).
+  launch(blocks(in.nt), elementKernel, in.nt, in.kind, in.mu, in.lambda, d->tets, d->Bm, d->volume, d->x, d->gE,
+         nullptr);
+  launch(blocks(in.nv), residualKernel, in.nv, in.invH2, d->mass, d->prescribed, d->incOffset, d->incTet,
+         d->incLocal, d->x, d->z, d->gE, d->G);
+  d->coarseTaken = true;
+  return cudaGetLastError() == cudaSuccess;
+}
+
+bool sweepStep(void* handle, double* proposalMax) {
+  auto* d = static_cast<Device*>(handle);
+  if (d->coarseTaken)
+    launchLocal(d, true);  // the rotations, residuals and Hessians coarseStep left
+  else
+    launchSweep(d);
+  if (proposalMax) {
+    cudaMemsetAsync(d->proposalMax, 0, sizeof(unsigned long long));
+    launch(blocks(d->in.nv), stepNormKernel, d->in.nv, d->dx, d->proposalMax);
+  }
+  return cudaGetLastError() == cudaSuccess && (!proposalMax || readStepMax(d->proposalMax, proposalMax));
+}
+
+bool modelSums(void* handle, double sums[6]) {
+  auto* d = static_cast<Device*>(handle);
+  return readModelSums(d, d->dx, sums);
+}
+
 bool applyStep(void* handle, double alpha, double beta, double* stepMax) {
   auto* d = static_cast<Device*>(handle);
   cudaMemsetAsync(d->stepMax, 0, sizeof(unsigned long long));
-  combineKernel<<<blocks(d->in.nv), kBlock>>>(d->in.nv, alpha, beta, d->x, d->dx, d->prev, d->stepMax);
+  launch(blocks(d->in.nv), combineKernel, d->in.nv, alpha, beta, d->x, d->dx, d->prev,
+         d->coarseTaken ? d->dc : nullptr, d->stepMax);
+  d->coarseTaken = false;
   return cudaGetLastError() == cudaSuccess && readStepMax(d->stepMax, stepMax);
 }
 
@@ -403,7 +505,7 @@ double sweeps(void* handle, int count, double* xOut, double* dxOut, double* last
   for (int s = 0; s < count; ++s) {
     cudaMemsetAsync(d->stepMax, 0, sizeof(unsigned long long));
     launchSweep(d);
-    applyKernel<<<blocks(in.nv), kBlock>>>(in.nv, d->x, d->dx, d->stepMax);
+    launch(blocks(in.nv), applyKernel, in.nv, d->x, d->dx, d->stepMax);
   }
   cudaEventRecord(e1);
   cudaEventSynchronize(e1);

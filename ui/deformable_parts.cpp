@@ -80,11 +80,9 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
 #ifdef MECHSIM_HAVE_CUDA
       // The CUDA backend when a device is present and runs the part's solver (the Jacobi sweeps);
       // a failed upload (device memory) leaves the part on the CPU.
-      const deform::SolveOptions onDevice = gpu::deviceOptions(p.opt);
-      if (gpu::deviceCount() > 0 && gpu::unsupportedReason(p.model, p.jgs2.get(), onDevice).empty()) {
+      if (gpu::deviceCount() > 0 && gpu::unsupportedReason(p.model, p.jgs2.get(), p.opt).empty()) {
         try {
           p.device = std::make_shared<gpu::DeviceSolver>(p.model, p.jgs2.get(), p.opt.method);
-          p.opt = onDevice;
         } catch (const std::exception&) {  // p.device stays null: the CPU steps the part
         }
       }

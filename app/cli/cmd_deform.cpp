@@ -228,13 +228,11 @@ int cmdDeform(const Args& argsIn) {
       std::string backend = "cpu";
 #ifdef MECHSIM_HAVE_CUDA
       if (backendS != "cpu") {
-        const deform::SolveOptions onDevice = gpu::deviceOptions(p.opt);
         std::string why = gpu::deviceCount() == 0 ? gpu::deviceDescription()
-                                                  : gpu::unsupportedReason(p.m, p.jgs2.get(), onDevice);
+                                                  : gpu::unsupportedReason(p.m, p.jgs2.get(), p.opt);
         if (why.empty()) {
           try {  // an upload that fails (device memory) leaves the part on the CPU under auto
             p.device = std::make_unique<gpu::DeviceSolver>(p.m, p.jgs2.get(), p.opt.method);
-            p.opt = onDevice;
             backend = "cuda";
           } catch (const std::exception& e) {
             why = e.what();

@@ -544,7 +544,7 @@ class TestDeformSolvers : public QObject {
   void coarseFirstKeepsJacobiFromStalling() {
     // jgs2-jacobi with the subspace step control, the modal coarse part taken first with its own
     // line search (SolveOptions::coarseFirst, the default) against one control scaling the coarse
-    // and local parts together (coarseFirst = false, the device's form). On a violent step (a
+    // and local parts together (coarseFirst = false, the joint form). On a violent step (a
     // 1536-tet bar struck at 300 m/s at its free end) the rest modes applied whole overshoot and
     // the shared scale cut the local part with them: both reach Newton's minimiser (error < 1e-3,
     // the monitor), coarse-first in under half the iterations. On a gentle step (from rest under
