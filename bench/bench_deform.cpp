@@ -856,11 +856,14 @@ void runHundredThousandCase(DeviceTable& tab) {
     o.coarseFirst = coarseFirst;
     return o;
   };
-  // jgs2-jacobi in both forms: its coarse part first (the default) and the joint form.
+  // jgs2-jacobi in both forms: its coarse part first (the default) and the joint form; the
+  // Gauss–Seidel methods colour by colour.
   for (const auto& [name, method, data, first] :
        {std::tuple{"jacobi", Method::Jacobi, (const Jgs2Data*)nullptr, true},
+        std::tuple{"vbd", Method::Vbd, (const Jgs2Data*)nullptr, true},
         std::tuple{"jgs2-jacobi", Method::Jgs2Jacobi, &jgs2, true},
-        std::tuple{"jgs2-jacobi", Method::Jgs2Jacobi, &jgs2, false}}) {
+        std::tuple{"jgs2-jacobi", Method::Jgs2Jacobi, &jgs2, false},
+        std::tuple{"jgs2-gs", Method::Jgs2GaussSeidel, &jgs2, true}}) {
     std::cerr << "bench deform: " << cn << " " << name << (first ? "" : " joint") << " ...\n";
     Row l = label;
     l.method = name;
@@ -869,18 +872,11 @@ void runHundredThousandCase(DeviceTable& tab) {
     cpuAndDevice(tab, s, data, method, options(method, Acceleration::Subspace, cap, first), x, v, t, steps, xRef, l);
     if (first) deviceSweeps(tab, s, data, method, x, v, t + m.h, l);
   }
-  std::cerr << "bench deform: " << cn << " newton, vbd, jgs2-gs ...\n";
+  std::cerr << "bench deform: " << cn << " newton ...\n";
   {
     Row l = label;
     l.method = "newton";
     cpuOnly(tab, s, nullptr, options(Method::Newton, Acceleration::None, 100), x, v, t, steps, xRef, l);
-    l.method = "vbd";
-    l.variant = "subspace";
-    cpuOnly(tab, s, nullptr, options(Method::Vbd, Acceleration::Subspace, cap), x, v, t, steps, xRef, l);
-    l.method = "jgs2-gs";
-    l.precompute = jgs2.totalSeconds;
-    l.variant = modal + "+subspace";
-    cpuOnly(tab, s, &jgs2, options(Method::Jgs2GaussSeidel, Acceleration::Subspace, cap), x, v, t, steps, xRef, l);
   }
   tab.flush();
 }
@@ -935,8 +931,8 @@ void runMillionCase(DeviceTable& tab) {
     }
   tab.flush();
 #endif
-  // The CPU's VBD per sweep and Newton per iteration (two iterations: one factorisation each, about
-  // a minute on two cores; the count to convergence is the 98k-tet case's): a fixed count each.
+  // The CPU's Newton per iteration (two iterations: one factorisation each, about a minute on two
+  // cores; the count to convergence is the 98k-tet case's): a fixed count.
   auto fixedCount = [&](Method method, int count, const std::string& name, const std::string& variant) {
     std::cerr << "bench deform: " << cn << " " << name << " ...\n";
     SolveOptions o;
@@ -949,7 +945,19 @@ void runMillionCase(DeviceTable& tab) {
     cpuOnly(tab, s, nullptr, o, x, v, 0, 1, none, l);
     tab.flush();
   };
-  fixedCount(Method::Vbd, 10, "vbd", "10 sweeps");
+  {  // VBD: the same 10 coloured Gauss–Seidel sweeps on both, and the device's bare sweep
+    std::cerr << "bench deform: " << cn << " vbd ...\n";
+    SolveOptions o;
+    o.method = Method::Vbd;
+    o.tolerance = 0;
+    o.maxIterations = o.minIterations = 10;
+    Row l = label;
+    l.method = "vbd";
+    l.variant = "10 sweeps";
+    cpuAndDevice(tab, s, nullptr, Method::Vbd, o, x, v, 0, 1, none, l);
+    deviceSweeps(tab, s, nullptr, Method::Vbd, x, v, m.h, l);
+    tab.flush();
+  }
   fixedCount(Method::Newton, 2, "newton", "2 iterations");
 }
 
@@ -992,11 +1000,18 @@ int runDeformGpu(std::ostream& out, bool csv, bool quick) {
       std::cerr << "bench deform --gpu: " << cn.str() << " (" << m.tetCount() << " tets) ...\n";
       const auto [x, v, xRef, t] = warmStart(s, s.strike > 0 ? 0 : 3);
       const Jgs2Data jgs2 = precomputeJgs2(m, Jgs2Options{});
+      Jgs2Options colourOptions;  // jgs2-gs with its colours' subspaces (paper §6), as the command line
+      colourOptions.subspaces = Jgs2Subspaces::Colour;
+      const Jgs2Data jgs2Colour = precomputeJgs2(m, colourOptions);
       // jgs2-jacobi in both forms the device runs: the coarse part first (SolveOptions::coarseFirst,
-      // what the command line and the GUI use) and the coarse and local parts under one control.
+      // what the command line and the GUI use) and the coarse and local parts under one control;
+      // the Gauss–Seidel methods colour by colour.
       for (const auto& [name, method, first] : {std::tuple{"jacobi", Method::Jacobi, true},
+                                                std::tuple{"vbd", Method::Vbd, true},
                                                 std::tuple{"jgs2-jacobi", Method::Jgs2Jacobi, true},
-                                                std::tuple{"jgs2-jacobi", Method::Jgs2Jacobi, false}}) {
+                                                std::tuple{"jgs2-jacobi", Method::Jgs2Jacobi, false},
+                                                std::tuple{"jgs2-gs", Method::Jgs2GaussSeidel, true}}) {
+        const Jgs2Data& data = method == Method::Jgs2GaussSeidel ? jgs2Colour : jgs2;
         SolveOptions o;
         o.method = method;
         o.acceleration = Acceleration::Subspace;
@@ -1005,12 +1020,12 @@ int runDeformGpu(std::ostream& out, bool csv, bool quick) {
         Row l;
         l.caseName = cn.str();
         l.method = name;
-        l.variant = first ? "subspace" : "subspace joint";
+        l.variant = method == Method::Jgs2GaussSeidel ? "subspace colour" : first ? "subspace" : "subspace joint";
         l.stiffness = stiff;
         l.tets = m.tetCount();
-        l.precompute = method == Method::Jgs2Jacobi ? jgs2.totalSeconds : 0;
-        cpuAndDevice(tab, s, &jgs2, method, o, x, v, t, 2, xRef, l);
-        if (first) deviceSweeps(tab, s, &jgs2, method, x, v, t + m.h, l);  // the bare sweep is the same
+        l.precompute = method == Method::Jgs2Jacobi || method == Method::Jgs2GaussSeidel ? data.totalSeconds : 0;
+        cpuAndDevice(tab, s, &data, method, o, x, v, t, 2, xRef, l);
+        if (first) deviceSweeps(tab, s, &data, method, x, v, t + m.h, l);  // the bare sweep is the same
       }
       tab.flush();
     }

@@ -7,7 +7,8 @@ namespace mechsim::gpu::detail {
 
 struct DeviceInputs {
   int nv = 0, nt = 0;
-  int method = 0;  // 0: per-vertex Newton (Jacobi), 1: JGS2 cubature + modal split (Jacobi)
+  int method = 0;  // the local solve: 0 per-vertex Newton, 1 JGS2 cubature + modal split
+  int gaussSeidel = 0;  // 0: Jacobi sweeps; 1: colour by colour (vbd, jgs2-gs), the lists below
   int kind = 0;    // hd::MaterialKind
   double mu = 0, lambda = 0, invH2 = 0;
   const int* tets = nullptr;           // (4 nt)
@@ -27,6 +28,12 @@ struct DeviceInputs {
   int T = 0;
   const double* modes = nullptr;       // (3 nv × T), column-major (mode t at [t * 3nv])
   const double* modeValues = nullptr;  // (T)
+  // Gauss–Seidel: per colour (CSR, colours + 1 offsets) its free vertices, the tets they touch and
+  // the vertices of those tets (whose residuals its moves change): core/deform/sweep.h ColourPlan.
+  int colours = 0;
+  const int *colourVertexOffset = nullptr, *colourVertex = nullptr;
+  const int *colourTetOffset = nullptr, *colourTet = nullptr;
+  const int *colourTouchedOffset = nullptr, *colourTouched = nullptr;
 };
 
 /// Uploads the problem; returns an opaque handle (nullptr with `error` set on failure).
@@ -40,7 +47,10 @@ bool setState(void* handle, const double* x, const double* z);
 /// the sums of the quadratic model with the previous step p, {gᵀd, dᵀHd, gᵀp, dᵀHp, pᵀHp, pᵀp}
 /// (H = M/h² + Σ_e H_e with the element Hessians of the sweep); applyStep sets s = αd + βp,
 /// x += s, p = s and returns max ‖s_i‖ in `stepMax`. setState clears p. false on a CUDA error.
-bool sweepStep(void* handle, double* proposalMax);
+/// Gauss–Seidel: sweepStep moves x colour by colour to x_s + d (JGS2's coarse step line searched
+/// when stepControl); modelSums takes g at x_s and dᵀHd measured, max(0, (g(x_s + d) − g(x_s))ᵀd);
+/// applyStep sets x = x_s + s. Without step control the host applies α = 1, β = 0.
+bool sweepStep(void* handle, bool stepControl, double* proposalMax);
 bool modelSums(void* handle, double sums[6]);
 bool applyStep(void* handle, double alpha, double beta, double* stepMax);
 /// JGS2 with step control and the coarse part first (SolveOptions::coarseFirst, core/deform/sweep.h),
@@ -52,8 +62,8 @@ bool applyStep(void* handle, double alpha, double beta, double* stepMax);
 bool coarseStep(void* handle);
 /// Copies x (3 nv) to the host.
 bool getPositions(void* handle, double* x);
-/// Runs `sweeps` Jacobi sweeps on the device; afterwards copies x (3 nv) and the last sweep's δx
-/// (3 nv) to the host when non-null. Returns the device time in milliseconds (CUDA events), or a
+/// Runs `sweeps` sweeps (Jacobi, or Gauss–Seidel colour by colour) on the device, without step
+/// control; afterwards copies x (3 nv) and the last sweep's δx (3 nv) to the host when non-null. Returns the device time in milliseconds (CUDA events), or a
 /// negative value on failure; `lastStepMax` gets the last sweep's max vertex ‖δx‖.
 double sweeps(void* handle, int sweeps, double* xOut, double* dxOut, double* lastStepMax);
 

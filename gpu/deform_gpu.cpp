@@ -10,6 +10,7 @@
 #include "gpu/deform_device.h"
 #include "gpu/device_info.h"
 #include "core/deform/step_control.h"
+#include "core/deform/sweep.h"
 
 namespace mechsim::gpu {
 
@@ -23,13 +24,17 @@ struct Packed {
   std::vector<double> share;
   std::vector<unsigned char> prescribed;
   std::vector<double> modes;
+  std::vector<int> colourOffset[3], colourList[3];  // vertices, tets, touched vertices per colour
   detail::DeviceInputs in;
 };
 
+bool isJgs2(Method method) { return method == Method::Jgs2Jacobi || method == Method::Jgs2GaussSeidel; }
+bool isGaussSeidel(Method method) { return method == Method::Vbd || method == Method::Jgs2GaussSeidel; }
+
 Packed pack(const DeformableModel& m, const Jgs2Data* jgs2, Method method) {
-  if (method != Method::Jacobi && method != Method::Jgs2Jacobi)
-    throw std::invalid_argument("GPU backend: only the Jacobi sweeps (jacobi, jgs2-jacobi) run on the device");
-  if (method == Method::Jgs2Jacobi && (!jgs2 || jgs2->rhsForm != Jgs2RhsForm::Modal))
+  if (method == Method::Newton)
+    throw std::invalid_argument("GPU backend: the per-vertex sweeps (jacobi, vbd, jgs2-jacobi, jgs2-gs) run on the device, not newton");
+  if (isJgs2(method) && (!jgs2 || jgs2->rhsForm != Jgs2RhsForm::Modal))
     throw std::invalid_argument("GPU backend: JGS2 needs precomputed data with the modal right-hand side");
   Packed p;
   const int nv = m.vertexCount(), nt = m.tetCount();
@@ -43,7 +48,26 @@ Packed pack(const DeformableModel& m, const Jgs2Data* jgs2, Method method) {
   detail::DeviceInputs& in = p.in;
   in.nv = nv;
   in.nt = nt;
-  in.method = method == Method::Jgs2Jacobi ? 1 : 0;
+  in.method = isJgs2(method) ? 1 : 0;
+  in.gaussSeidel = isGaussSeidel(method) ? 1 : 0;
+  if (in.gaussSeidel) {  // the colour lists of the CPU's Gauss–Seidel sweep (sweep.h)
+    const deform::detail::ColourPlan plan = deform::detail::makeColourPlan(m);
+    const std::vector<std::vector<int>>* lists[3] = {&plan.vertices, &plan.tets, &plan.touched};
+    for (int q = 0; q < 3; ++q) {
+      p.colourOffset[q].assign(1, 0);
+      for (const std::vector<int>& l : *lists[q]) {
+        p.colourList[q].insert(p.colourList[q].end(), l.begin(), l.end());
+        p.colourOffset[q].push_back(static_cast<int>(p.colourList[q].size()));
+      }
+    }
+    in.colours = m.colourCount;
+    in.colourVertexOffset = p.colourOffset[0].data();
+    in.colourVertex = p.colourList[0].data();
+    in.colourTetOffset = p.colourOffset[1].data();
+    in.colourTet = p.colourList[1].data();
+    in.colourTouchedOffset = p.colourOffset[2].data();
+    in.colourTouched = p.colourList[2].data();
+  }
   in.kind = m.material.kind;
   in.mu = m.mu();
   in.lambda = m.lambda();
@@ -85,12 +109,13 @@ void create(Handle& handle, const Packed& p) {
 }  // namespace
 
 std::string unsupportedReason(const DeformableModel& m, const Jgs2Data* jgs2, const SolveOptions& opt) {
-  if (opt.method != Method::Jacobi && opt.method != Method::Jgs2Jacobi)
-    return std::string("the device runs the Jacobi sweeps only (jacobi, jgs2-jacobi), not ") + toString(opt.method);
-  if (opt.method == Method::Jgs2Jacobi) {
+  if (opt.method == Method::Newton)
+    return "the device runs the per-vertex sweeps (jacobi, vbd, jgs2-jacobi, jgs2-gs), not newton";
+  if (isJgs2(opt.method)) {
     if (opt.variant != Jgs2Variant::Cubature) return std::string("JGS2 variant ") + toString(opt.variant);
     if (!jgs2 || jgs2->rhsForm != Jgs2RhsForm::Modal) return "JGS2 without the modal right-hand side";
-    if (jgs2->subspaces != Jgs2Subspaces::Vertex) return "JGS2 colour subspaces (a Gauss-Seidel precomputation)";
+    if (opt.method == Method::Jgs2Jacobi && jgs2->subspaces != Jgs2Subspaces::Vertex)
+      return "JGS2 colour subspaces (a Gauss-Seidel precomputation)";
     if (opt.coarse != Jgs2Coarse::Rest) return "the Galerkin coarse part";
     if (opt.schurHessian || opt.rhsScale != 1.0 || !opt.cubatureTerms) return "a modified JGS2 local system";
   }
@@ -130,7 +155,8 @@ SolveStats DeviceSolver::minimise(const DeformableModel& m, const SolveOptions& 
     if (coarseFirst && !detail::coarseStep(handle_)) throw std::runtime_error("GPU backend: coarse step failed");
     // The sweep's own step counts in the stopping rule when a step control may shrink it (sweep.h).
     double proposal = 0;
-    if (!detail::sweepStep(handle_, opt.acceleration != Acceleration::None ? &proposal : nullptr))
+    if (!detail::sweepStep(handle_, opt.acceleration != Acceleration::None,
+                           opt.acceleration != Acceleration::None ? &proposal : nullptr))
       throw std::runtime_error("GPU backend: sweep failed");
     StepCoefficients k;
     if (opt.acceleration != Acceleration::None) {

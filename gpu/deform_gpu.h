@@ -1,7 +1,7 @@
 #pragma once
-// gpu/deform_gpu.h — CUDA twin of the per-vertex deformable solvers of core/deform: Jacobi sweeps
-// of per-vertex Newton (the VBD-style baseline in its Jacobi form) and of JGS2 (cubature local
-// matrix, modal split right-hand side). The element, rotation and vertex formulas are the same
+// gpu/deform_gpu.h — CUDA twin of the per-vertex deformable solvers of core/deform: Jacobi and
+// graph-coloured Gauss–Seidel sweeps of per-vertex Newton (jacobi; vbd, the VBD-style baseline) and
+// of JGS2 (cubature local matrix, modal split right-hand side; jgs2-jacobi, jgs2-gs). The element, rotation and vertex formulas are the same
 // __host__ __device__ functions the CPU runs (core/deform/hd/*.h); this header is plain C++ (Eigen),
 // the kernels are in deform_kernels.cu. Chosen only when gpu::deviceCount() > 0: by the `deform`
 // command and the GUI for the parts whose options the device runs (unsupportedReason), and by the
@@ -13,18 +13,19 @@
 
 namespace mechsim::gpu {
 
-/// One Jacobi sweep on the device from x for inertia target z: returns δx (3 nv), the update
-/// the CPU sweep of the same method computes (Method::Jacobi or Method::Jgs2Jacobi with the
-/// Cubature variant and the modal right-hand side). Throws std::runtime_error without a device.
+/// One sweep on the device from x for inertia target z: returns δx (3 nv), the update the CPU
+/// sweep of the same method computes (any method but Newton; JGS2 with the Cubature variant and
+/// the modal right-hand side). Throws std::runtime_error without a device.
 VecX sweepOnce(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2, deform::Method method, const VecX& z,
                const VecX& x);
 
 /// Why the device cannot run `opt` on m (empty when it can, device presence aside): it runs the
-/// Jacobi sweeps — per-vertex Newton (Method::Jacobi) and JGS2 with the cubature variant and the
-/// modal right-hand side on the rest coarse part (Method::Jgs2Jacobi) — with any step control,
-/// JGS2's with its coarse part first or not (SolveOptions::coarseFirst); not the Gauss–Seidel
-/// methods, Newton, the exact variants, the Galerkin coarse part, a scaled or Schur-signed local
-/// system, soft handles or a monitor.
+/// per-vertex sweeps, Jacobi and Gauss–Seidel — per-vertex Newton (jacobi, vbd) and JGS2 with the
+/// cubature variant and the modal right-hand side on the rest coarse part (jgs2-jacobi with vertex
+/// subspaces, jgs2-gs with vertex or colour subspaces) — with any step control, jgs2-jacobi's
+/// with its coarse part first or not (SolveOptions::coarseFirst); not Newton, the exact variants,
+/// the Galerkin coarse part, a scaled or Schur-signed local system, the two-level baseline, soft
+/// handles or a monitor.
 std::string unsupportedReason(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2,
                               const deform::SolveOptions& opt);
 
@@ -35,7 +36,7 @@ std::string unsupportedReason(const deform::DeformableModel& m, const deform::Jg
 /// plus a few scalars per iteration.
 class DeviceSolver {
  public:
-  /// Uploads m (and JGS2's data for Method::Jgs2Jacobi). Throws std::runtime_error without a
+  /// Uploads m (and JGS2's data for the JGS2 methods). Throws std::runtime_error without a
   /// device, std::invalid_argument for a method the device does not run.
   DeviceSolver(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2, deform::Method method);
   ~DeviceSolver();
@@ -59,7 +60,7 @@ struct GpuBenchResult {
   double lastStep = 0;             // normalised ‖Δx‖ of the last sweep
 };
 
-/// Runs `iterations` Jacobi sweeps of one implicit-Euler step from (x, v) on the device and times
+/// Runs `iterations` sweeps (no step control) of one implicit-Euler step from (x, v) on the device and times
 /// them (after one warm-up sweep).
 GpuBenchResult benchSweeps(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2, deform::Method method,
                            const VecX& x, const VecX& v, const std::vector<Pose>& bodyPoses, int iterations);

@@ -3,7 +3,7 @@
 // formula is the __host__ __device__ code of core/deform/hd/ that the CPU twin runs (elementEval,
 // polarRotation, vertexBlock, cubatureAccumulate, solve3), in the same order, so the two agree to
 // round-off (summation order of the modal reduction aside); tests/core/test_deform_gpu.cpp checks it,
-// on a device and, built by the C++ compiler with the runtime emulated (gpu/cuda_emulation.h), on
+// on a device and, built by the C++ compiler with the runtime emulated (gpu/emulation/cuda_emulation.h), on
 // the CPU. Kernels are launched through launch() below, which is where the two builds differ.
 //
 // A Jacobi sweep (JGS2 §8.1, the kernel sequence of notes §6):
@@ -19,10 +19,14 @@
 // coarse step d_c = −R Σ_t a_t φ_t alone, line searched on the same model (α_c = −gᵀd_c / d_cᵀHd_c
 // clamped to [0, 1]), recomputes the gradients at the moved x (the element Hessians of x^k kept),
 // and then solves the local systems without the modal part (coarseStep below).
+// A Gauss–Seidel sweep (vbd, jgs2-gs; gaussSeidelSweep below) runs steps 1–4 at x^k, JGS2's modal
+// coarse step on every vertex, then per colour: the colour's local solves (step 5 on its vertex
+// list), their moves, its tets' element pass and the residuals of the vertices they touch. Its
+// step control takes g at x^k and the measured curvature (g(x^k + d) − g(x^k))ᵀd for dᵀHd.
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
 #else  // the tests' CPU emulation of this file (test_deform_gpu_emulated)
-#include "gpu/cuda_emulation.h"
+#include "gpu/emulation/cuda_emulation.h"
 #endif
 
 #include <algorithm>
@@ -54,6 +58,11 @@ struct Device {
   double* sums = nullptr;                  // (9) model sums: 6 vertex terms, then 3 element terms
   double* modal = nullptr;                 // (T)
   double* dc = nullptr;                    // (3 nv) the coarse step taken this iteration (coarse first)
+  // Gauss–Seidel (in.gaussSeidel): the colours' lists (host offsets, device entries), x and g at
+  // the sweep's start, and the measured curvature.
+  std::vector<int> colourVertexOffset, colourTetOffset, colourTouchedOffset;
+  int *colourVertex = nullptr, *colourTet = nullptr, *colourTouched = nullptr;
+  double *xs = nullptr, *G0 = nullptr, *secant = nullptr;
   bool coarseTaken = false;                // coarseStep moved x; sweepStep and applyStep follow it
   unsigned long long* stepMax = nullptr;   // bit pattern of a non-negative double
   unsigned long long* proposalMax = nullptr;  // the same for the sweep's own step d
@@ -74,10 +83,13 @@ bool alloc(Device& d, T*& dst, size_t n) {
   return true;
 }
 
-__global__ void elementKernel(int nt, int kind, double mu, double lambda, const int* tets, const double* Bm,
-                              const double* volume, const double* x, double* gE, double* HE) {
-  const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= nt) return;
+/// Every tet, or (list not null) the nt tets list[0..nt) (a Gauss–Seidel colour's); HE null:
+/// gradients only.
+__global__ void elementKernel(int nt, const int* list, int kind, double mu, double lambda, const int* tets,
+                              const double* Bm, const double* volume, const double* x, double* gE, double* HE) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= nt) return;
+  const int t = list ? list[k] : k;
   double xe[12];
   for (int a = 0; a < 4; ++a)
     for (int r = 0; r < 3; ++r) xe[3 * a + r] = x[3 * tets[4 * t + a] + r];
@@ -102,11 +114,13 @@ __global__ void rotationKernel(int nv, const int* tets, const double* Bm, const 
   hd::polarRotation(Fsum, R + 9 * size_t(v));
 }
 
-__global__ void residualKernel(int nv, double invH2, const double* mass, const unsigned char* prescribed,
-                               const int* incOffset, const int* incTet, const int* incLocal, const double* x,
-                               const double* z, const double* gE, double* G) {
-  const int v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= nv) return;
+/// Every vertex, or (list not null) the nv vertices list[0..nv).
+__global__ void residualKernel(int nv, const int* list, double invH2, const double* mass,
+                               const unsigned char* prescribed, const int* incOffset, const int* incTet,
+                               const int* incLocal, const double* x, const double* z, const double* gE, double* G) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= nv) return;
+  const int v = list ? list[k] : k;
   double* g = G + 3 * size_t(v);
   hd::vertexBlock(v, mass[v] * invH2, x, z, incTet, incLocal, incOffset[v], incOffset[v + 1], gE, nullptr, g, nullptr);
   if (prescribed[v]) g[0] = g[1] = g[2] = 0;
@@ -133,6 +147,8 @@ __global__ void modalKernel(int nv, int T, const unsigned char* prescribed, cons
 
 struct VertexArgs {
   int nv, method, T;
+  const int* list;  // not null: solve the `count` vertices list[0..count) (a colour) instead of all
+  int count;
   int modalOff;  // 1: the modal part was taken before (coarse first): the local solves see none
   double invH2;
   const double *mass, *share, *invVal_unused;
@@ -145,8 +161,9 @@ struct VertexArgs {
 };
 
 __global__ void vertexKernel(VertexArgs a) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= a.nv) return;
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= (a.list ? a.count : a.nv)) return;
+  const int i = a.list ? a.list[k] : k;
   double* d = a.dx + 3 * size_t(i);
   d[0] = d[1] = d[2] = 0;
   if (a.prescribed[i]) return;
@@ -219,6 +236,26 @@ __global__ void takeCoarseKernel(int nv, double alpha, double* x, double* dc) {
     dc[3 * v + r] *= alpha;
     x[3 * v + r] += dc[3 * v + r];
   }
+}
+
+/// x_i += δx_i for the n vertices list[0..n) (a colour's moves, once all of them are solved).
+__global__ void applyListKernel(int n, const int* list, double* x, const double* dx) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const int i = list[k];
+  for (int r = 0; r < 3; ++r) x[3 * i + r] += dx[3 * i + r];
+}
+
+/// d = x − x_s (a Gauss–Seidel sweep's step) and max ‖d_i‖.
+__global__ void differenceKernel(int nv, const double* x, const double* xs, double* d, unsigned long long* stepMax) {
+  const int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= nv) return;
+  double n2 = 0;
+  for (int r = 0; r < 3; ++r) {
+    d[3 * v + r] = x[3 * v + r] - xs[3 * v + r];
+    n2 += d[3 * v + r] * d[3 * v + r];
+  }
+  atomicMax(stepMax, static_cast<unsigned long long>(__double_as_longlong(sqrt(n2))));
 }
 
 __global__ void applyKernel(int nv, double* x, const double* dx, unsigned long long* stepMax) {
@@ -296,6 +333,15 @@ __global__ void modelVertexKernel(int nv, double invH2, const double* mass, cons
   blockSumAtomic<6>(v, sums);
 }
 
+/// The measured curvature of a Gauss–Seidel sweep, (g(x^k + d) − g(x^k))ᵀ d, into *out.
+__global__ void secantKernel(int nv, const double* G, const double* G0, const double* d, double* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double v[1] = {0};
+  if (i < nv)
+    for (int r = 0; r < 3; ++r) v[0] += (G[3 * i + r] - G0[3 * i + r]) * d[3 * i + r];
+  blockSumAtomic<1>(v, out);
+}
+
 /// max ‖d_i‖ of the sweep's step (before the step control).
 __global__ void stepNormKernel(int nv, const double* d, unsigned long long* out) {
   const int v = blockIdx.x * blockDim.x + threadIdx.x;
@@ -304,16 +350,20 @@ __global__ void stepNormKernel(int nv, const double* d, unsigned long long* out)
   atomicMax(out, static_cast<unsigned long long>(__double_as_longlong(n)));
 }
 
-/// s = αd + βp, x += s, p = s (+ the coarse step d_c taken before it this iteration, when not
-/// null: p is then the whole step), max ‖p_i‖.
-__global__ void combineKernel(int nv, double alpha, double beta, double* x, const double* d, double* p,
-                              const double* coarse, unsigned long long* stepMax) {
+/// s = αd + βp, x += s (x = x_s + s when xs is not null: a Gauss–Seidel sweep has moved x to
+/// x_s + d), p = s (+ the coarse step d_c taken before it this iteration, when not null: p is then
+/// the whole step), max ‖p_i‖.
+__global__ void combineKernel(int nv, double alpha, double beta, double* x, const double* xs, const double* d,
+                              double* p, const double* coarse, unsigned long long* stepMax) {
   const int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= nv) return;
   double n2 = 0;
   for (int r = 0; r < 3; ++r) {
     const double sr = beta != 0 ? alpha * d[3 * v + r] + beta * p[3 * v + r] : alpha * d[3 * v + r];
-    x[3 * v + r] += sr;
+    if (xs)
+      x[3 * v + r] = xs[3 * v + r] + sr;
+    else
+      x[3 * v + r] += sr;
     const double whole = coarse ? sr + coarse[3 * v + r] : sr;
     p[3 * v + r] = whole;
     n2 += whole * whole;
@@ -324,7 +374,7 @@ __global__ void combineKernel(int nv, double alpha, double beta, double* x, cons
 inline int blocks(int n) { return (n + kBlock - 1) / kBlock; }
 
 /// kernel<<<grid, kBlock>>>(args...), or its CPU emulation where a C++ compiler builds this file
-/// (gpu/cuda_emulation.h).
+/// (gpu/emulation/cuda_emulation.h).
 template <class... P, class... A>
 void launch(int grid, void (*kernel)(P...), A... args) {
 #if defined(__CUDACC__)
@@ -356,6 +406,16 @@ void* create(const DeviceInputs& in, const char** error) {
          upload(*d, d->modes, in.modes, 3 * nv * in.T) && upload(*d, d->modeValues, in.modeValues, in.T) &&
          alloc(*d, d->R, 9 * nv) && alloc(*d, d->modal, in.T > 0 ? in.T : 1) && alloc(*d, d->dc, 3 * nv);
   }
+  if (ok && in.gaussSeidel) {
+    const int nc = in.colours;
+    d->colourVertexOffset.assign(in.colourVertexOffset, in.colourVertexOffset + nc + 1);
+    d->colourTetOffset.assign(in.colourTetOffset, in.colourTetOffset + nc + 1);
+    d->colourTouchedOffset.assign(in.colourTouchedOffset, in.colourTouchedOffset + nc + 1);
+    ok = upload(*d, d->colourVertex, in.colourVertex, size_t(in.colourVertexOffset[nc])) &&
+         upload(*d, d->colourTet, in.colourTet, size_t(in.colourTetOffset[nc])) &&
+         upload(*d, d->colourTouched, in.colourTouched, size_t(in.colourTouchedOffset[nc])) &&
+         alloc(*d, d->xs, 3 * nv) && alloc(*d, d->G0, 3 * nv) && alloc(*d, d->secant, 1);
+  }
   if (!ok) {
     *error = cudaGetErrorString(cudaGetLastError());
     destroy(d);
@@ -382,14 +442,27 @@ bool setState(void* handle, const double* x, const double* z) {
 
 namespace {
 
+/// Element gradients (and, withHessian, projected Hessians) of the n tets list[0..n) at x, or of
+/// every tet when list is null (n = nt).
+void elementPass(Device* d, const int* list, int n, bool withHessian) {
+  const DeviceInputs& in = d->in;
+  launch(blocks(n), elementKernel, n, list, in.kind, in.mu, in.lambda, d->tets, d->Bm, d->volume, d->x, d->gE,
+         withHessian ? d->HE : nullptr);
+}
+
+/// Residuals of the n vertices list[0..n) at x, or of every vertex (list null, n = nv).
+void residualPass(Device* d, const int* list, int n) {
+  const DeviceInputs& in = d->in;
+  launch(blocks(n), residualKernel, n, list, in.invH2, d->mass, d->prescribed, d->incOffset, d->incTet, d->incLocal,
+         d->x, d->z, d->gE, d->G);
+}
+
 /// Steps 1–4 of a sweep at the device's x: element gradients and Hessians, residuals and, for
 /// JGS2, the rotations and the modal coefficients.
 void launchGradients(Device* d) {
   const DeviceInputs& in = d->in;
-  launch(blocks(in.nt), elementKernel, in.nt, in.kind, in.mu, in.lambda, d->tets, d->Bm, d->volume, d->x, d->gE,
-         d->HE);
-  launch(blocks(in.nv), residualKernel, in.nv, in.invH2, d->mass, d->prescribed, d->incOffset, d->incTet,
-         d->incLocal, d->x, d->z, d->gE, d->G);
+  elementPass(d, nullptr, in.nt, true);
+  residualPass(d, nullptr, in.nv);
   if (in.method == 1) {
     launch(blocks(in.nv), rotationKernel, in.nv, d->tets, d->Bm, d->volume, d->incOffset, d->incTet, d->x, d->R);
     cudaMemsetAsync(d->modal, 0, (in.T > 0 ? in.T : 1) * sizeof(double));
@@ -397,13 +470,14 @@ void launchGradients(Device* d) {
   }
 }
 
-/// Step 5: the local solves into d->dx (x unchanged); modalOff: without the modal part.
-void launchLocal(Device* d, bool modalOff) {
+/// Step 5: the local solves into d->dx (x unchanged) of every vertex, or of the n vertices
+/// list[0..n); modalOff: without the modal part.
+void launchLocal(Device* d, bool modalOff, const int* list = nullptr, int n = 0) {
   const DeviceInputs& in = d->in;
-  VertexArgs va{in.nv, in.method, in.T, modalOff ? 1 : 0, in.invH2, d->mass, d->share, nullptr, d->prescribed,
+  VertexArgs va{in.nv, in.method, in.T, list, n, modalOff ? 1 : 0, in.invH2, d->mass, d->share, nullptr, d->prescribed,
                 d->tets, d->incOffset, d->incTet, d->incLocal, d->cubOffset, d->cubTet, d->cubWeight, d->cubBasis,
                 d->modes, d->modeValues, d->modal, d->x, d->z, d->gE, d->HE, d->R, d->dx};
-  launch(blocks(in.nv), vertexKernel, va);
+  launch(blocks(list ? n : in.nv), vertexKernel, va);
 }
 
 /// Steps 1–5 of a sweep: the sweep's step d at x into d->dx (x unchanged).
@@ -412,11 +486,12 @@ void launchSweep(Device* d) {
   launchLocal(d, false);
 }
 
-/// The model's sums for the step d and the previous step p (modelSums' order, below).
-bool readModelSums(Device* d, const double* step, double sums[6]) {
+/// The model's sums for the step d and the previous step p (modelSums' order, below), with the
+/// gradient g (d->G unless given).
+bool readModelSums(Device* d, const double* step, double sums[6], const double* g = nullptr) {
   const DeviceInputs& in = d->in;
   cudaMemsetAsync(d->sums, 0, 9 * sizeof(double));
-  launch(blocks(in.nv), modelVertexKernel, in.nv, in.invH2, d->mass, d->G, step, d->prev, d->sums);
+  launch(blocks(in.nv), modelVertexKernel, in.nv, in.invH2, d->mass, g ? g : d->G, step, d->prev, d->sums);
   launch(blocks(in.nt), modelElementKernel, in.nt, d->tets, d->HE, step, d->prev, d->sums + 6);
   double h[9];
   if (cudaGetLastError() != cudaSuccess ||
@@ -441,30 +516,72 @@ bool readStepMax(const unsigned long long* src, double* out) {
 
 }  // namespace
 
+namespace {
+
+/// The modal coarse step at x (launchGradients done): d_c = −R Σ_t a_t φ_t, taken as α_c d_c with
+/// α_c the model's minimiser along it clamped to [0, 1] (g and H at x^k) when lineSearch and the
+/// curvature is positive, else whole (sweep.h's coarse stage); then the gradients and residuals at
+/// the moved x, the element Hessians of x^k kept. false on a CUDA error.
+bool takeCoarse(Device* d, bool lineSearch) {
+  const DeviceInputs& in = d->in;
+  launch(blocks(in.nv), coarseKernel, in.nv, in.T, d->prescribed, d->R, d->modes, d->modeValues, d->modal, d->dc);
+  double alpha = 1;
+  if (lineSearch) {
+    double s[6];
+    if (!readModelSums(d, d->dc, s)) return false;
+    if (s[1] > 0) alpha = std::clamp(-s[0] / s[1], 0.0, 1.0);
+  }
+  launch(blocks(in.nv), takeCoarseKernel, in.nv, alpha, d->x, d->dc);
+  elementPass(d, nullptr, in.nt, false);
+  residualPass(d, nullptr, in.nv);
+  return cudaGetLastError() == cudaSuccess;
+}
+
+/// A Gauss–Seidel sweep (sweep.h): the gradients at x^k, JGS2's modal coarse step on every vertex,
+/// then colour by colour the colour's local solves, their moves, its tets' gradients and Hessians
+/// and the residuals they change. Leaves x = x_s + d, d in d->dx and max ‖d_i‖ in *stepMax.
+bool gaussSeidelSweep(Device* d, bool stepControl, unsigned long long* stepMax) {
+  const DeviceInputs& in = d->in;
+  const size_t bytes = 3 * size_t(in.nv) * sizeof(double);
+  launchGradients(d);
+  if (cudaMemcpy(d->xs, d->x, bytes, cudaMemcpyDeviceToDevice) != cudaSuccess ||
+      cudaMemcpy(d->G0, d->G, bytes, cudaMemcpyDeviceToDevice) != cudaSuccess)
+    return false;
+  const bool coarse = in.method == 1 && in.T > 0;
+  if (coarse && !takeCoarse(d, stepControl)) return false;
+  for (int c = 0; c < in.colours; ++c) {
+    const int v0 = d->colourVertexOffset[c], nv = d->colourVertexOffset[c + 1] - v0;
+    const int t0 = d->colourTetOffset[c], nt = d->colourTetOffset[c + 1] - t0;
+    const int w0 = d->colourTouchedOffset[c], nw = d->colourTouchedOffset[c + 1] - w0;
+    if (nv == 0) continue;
+    launchLocal(d, coarse, d->colourVertex + v0, nv);
+    launch(blocks(nv), applyListKernel, nv, d->colourVertex + v0, d->x, d->dx);
+    elementPass(d, d->colourTet + t0, nt, true);
+    residualPass(d, d->colourTouched + w0, nw);
+  }
+  cudaMemsetAsync(stepMax, 0, sizeof(unsigned long long));
+  launch(blocks(in.nv), differenceKernel, in.nv, d->x, d->xs, d->dx, stepMax);
+  return cudaGetLastError() == cudaSuccess;
+}
+
+}  // namespace
+
 bool coarseStep(void* handle) {
   auto* d = static_cast<Device*>(handle);
   const DeviceInputs& in = d->in;
   d->coarseTaken = false;
-  if (in.method != 1 || in.T == 0) return true;  // no modal part: the sweep is the whole step
+  if (in.method != 1 || in.T == 0 || in.gaussSeidel) return true;  // no modal part, or the sweep's own
   launchGradients(d);
-  launch(blocks(in.nv), coarseKernel, in.nv, in.T, d->prescribed, d->R, d->modes, d->modeValues, d->modal, d->dc);
-  double s[6];
-  if (!readModelSums(d, d->dc, s)) return false;
-  // α_c = −gᵀd_c / d_cᵀHd_c in [0, 1] (g and H at x^k), the whole step when the curvature is not
-  // positive: sweep.h's coarse stage.
-  const double alpha = s[1] > 0 ? std::clamp(-s[0] / s[1], 0.0, 1.0) : 1.0;
-  launch(blocks(in.nv), takeCoarseKernel, in.nv, alpha, d->x, d->dc);
-  // The gradients at the moved x; the element Hessians of x^k stay (evalElements without them).
-  launch(blocks(in.nt), elementKernel, in.nt, in.kind, in.mu, in.lambda, d->tets, d->Bm, d->volume, d->x, d->gE,
-         nullptr);
-  launch(blocks(in.nv), residualKernel, in.nv, in.invH2, d->mass, d->prescribed, d->incOffset, d->incTet,
-         d->incLocal, d->x, d->z, d->gE, d->G);
+  if (!takeCoarse(d, true)) return false;
   d->coarseTaken = true;
-  return cudaGetLastError() == cudaSuccess;
+  return true;
 }
 
-bool sweepStep(void* handle, double* proposalMax) {
+bool sweepStep(void* handle, bool stepControl, double* proposalMax) {
   auto* d = static_cast<Device*>(handle);
+  if (d->in.gaussSeidel)
+    return gaussSeidelSweep(d, stepControl, d->proposalMax) &&
+           (!proposalMax || readStepMax(d->proposalMax, proposalMax));
   if (d->coarseTaken)
     launchLocal(d, true);  // the rotations, residuals and Hessians coarseStep left
   else
@@ -478,14 +595,25 @@ bool sweepStep(void* handle, double* proposalMax) {
 
 bool modelSums(void* handle, double sums[6]) {
   auto* d = static_cast<Device*>(handle);
-  return readModelSums(d, d->dx, sums);
+  if (!d->in.gaussSeidel) return readModelSums(d, d->dx, sums);
+  // Gauss–Seidel: g at x^k, and dᵀHd measured, max(0, (g(x^k + d) − g(x^k))ᵀd) — the element
+  // Hessians were updated colour by colour and no longer describe x^k (sweep.h).
+  if (!readModelSums(d, d->dx, sums, d->G0)) return false;
+  cudaMemsetAsync(d->secant, 0, sizeof(double));
+  launch(blocks(d->in.nv), secantKernel, d->in.nv, d->G, d->G0, d->dx, d->secant);
+  double curvature = 0;
+  if (cudaGetLastError() != cudaSuccess ||
+      cudaMemcpy(&curvature, d->secant, sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess)
+    return false;
+  sums[1] = std::max(0.0, curvature);
+  return true;
 }
 
 bool applyStep(void* handle, double alpha, double beta, double* stepMax) {
   auto* d = static_cast<Device*>(handle);
   cudaMemsetAsync(d->stepMax, 0, sizeof(unsigned long long));
-  launch(blocks(d->in.nv), combineKernel, d->in.nv, alpha, beta, d->x, d->dx, d->prev,
-         d->coarseTaken ? d->dc : nullptr, d->stepMax);
+  launch(blocks(d->in.nv), combineKernel, d->in.nv, alpha, beta, d->x, d->in.gaussSeidel ? d->xs : nullptr, d->dx,
+         d->prev, d->coarseTaken ? d->dc : nullptr, d->stepMax);
   d->coarseTaken = false;
   return cudaGetLastError() == cudaSuccess && readStepMax(d->stepMax, stepMax);
 }
@@ -502,7 +630,12 @@ double sweeps(void* handle, int count, double* xOut, double* dxOut, double* last
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
   cudaEventRecord(e0);
-  for (int s = 0; s < count; ++s) {
+  bool ok = true;
+  for (int s = 0; s < count && ok; ++s) {
+    if (in.gaussSeidel) {  // the sweep moves x itself
+      ok = gaussSeidelSweep(d, false, d->stepMax);
+      continue;
+    }
     cudaMemsetAsync(d->stepMax, 0, sizeof(unsigned long long));
     launchSweep(d);
     launch(blocks(in.nv), applyKernel, in.nv, d->x, d->dx, d->stepMax);
@@ -513,7 +646,7 @@ double sweeps(void* handle, int count, double* xOut, double* dxOut, double* last
   cudaEventElapsedTime(&ms, e0, e1);
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
-  if (cudaGetLastError() != cudaSuccess) return -1;
+  if (!ok || cudaGetLastError() != cudaSuccess) return -1;
   const size_t n = 3 * size_t(in.nv);
   if (xOut && cudaMemcpy(xOut, d->x, n * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess) return -1;
   if (dxOut && cudaMemcpy(dxOut, d->dx, n * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess) return -1;

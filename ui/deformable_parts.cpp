@@ -78,7 +78,7 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
           progress_("JGS2 \"" + ds.name + "\": read from the cache");
       }
 #ifdef MECHSIM_HAVE_CUDA
-      // The CUDA backend when a device is present and runs the part's solver (the Jacobi sweeps);
+      // The CUDA backend when a device is present and runs the part's solver (the per-vertex sweeps);
       // a failed upload (device memory) leaves the part on the CPU.
       if (gpu::deviceCount() > 0 && gpu::unsupportedReason(p.model, p.jgs2.get(), p.opt).empty()) {
         try {

@@ -11,7 +11,7 @@
 // Without these options each part uses its file's "solver", "stepControl" and "modes" (default
 // newton, subspace, 256); with them every part uses the options. `--backend` (default auto)
 // steps a part on the CUDA backend (gpu/) when it is built, a device is present and the device
-// runs the part's solver (the Jacobi sweeps, gpu::unsupportedReason); `cuda` insists (exit 2 when
+// runs the part's solver (the per-vertex sweeps, gpu::unsupportedReason); `cuda` insists (exit 2 when
 // it cannot), `cpu` never uses it. The summary line names each part's backend.
 //
 // Writes, atomically, one CSV row per part and time:

@@ -535,7 +535,7 @@ class TestCli : public QObject {
         {jgs2File, "cpu", 0, "backend cpu,"},
         {newtonFile, "auto", 0, "backend cpu,"},
         {jgs2File, "auto", 0, device ? "backend cuda," : "backend cpu,"},
-        {newtonFile, "cuda", 2, device ? "the device runs the Jacobi sweeps only" : "--backend cuda"},
+        {newtonFile, "cuda", 2, device ? "not newton" : "--backend cuda"},
         {jgs2File, "cuda", device ? 0 : 2, device ? "backend cuda," : "--backend cuda"},
         {jgs2File, "gpu", 2, "unknown backend 'gpu' (auto, cpu, cuda)"},
     };

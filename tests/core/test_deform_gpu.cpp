@@ -61,16 +61,17 @@ class TestDeformGpu : public QObject {
   Q_OBJECT
  private slots:
   void unsupportedReasonNamesWhatTheDeviceDoesNotRun() {
-    // Host-side choice, no device needed: the device runs the Jacobi sweeps (per-vertex Newton and
-    // JGS2 cubature + modal split) with any step control, JGS2's with its coarse part first (the
-    // CPU's default) or with the coarse and local parts scaled together; everything else says why not.
+    // Host-side choice, no device needed: the device runs the per-vertex sweeps, Jacobi and
+    // Gauss–Seidel (per-vertex Newton and JGS2 cubature + modal split) with any step control,
+    // jgs2-jacobi's with its coarse part first (the CPU's default) or with the coarse and local
+    // parts scaled together; everything else says why not.
     const DeformableModel m = parityBeam();
     Jgs2Options jo;
     jo.trainingModes = 8;
     const Jgs2Data jgs2 = precomputeJgs2(m, jo);
     SolveOptions o;
     for (bool first : {true, false})
-      for (Method method : {Method::Jacobi, Method::Jgs2Jacobi})
+      for (Method method : {Method::Jacobi, Method::Vbd, Method::Jgs2Jacobi, Method::Jgs2GaussSeidel})
         for (Acceleration a : {Acceleration::None, Acceleration::LineSearch, Acceleration::Subspace}) {
           o.coarseFirst = first;
           o.method = method;
@@ -78,10 +79,8 @@ class TestDeformGpu : public QObject {
           QVERIFY2(gpu::unsupportedReason(m, &jgs2, o).empty(), gpu::unsupportedReason(m, &jgs2, o).c_str());
         }
     o.acceleration = Acceleration::Subspace;
-    for (Method method : {Method::Newton, Method::Vbd, Method::Jgs2GaussSeidel}) {
-      o.method = method;
-      QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("Jacobi sweeps only"));
-    }
+    o.method = Method::Newton;
+    QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("not newton"));
     o.method = Method::Jgs2Jacobi;
     o.coarse = Jgs2Coarse::Galerkin;
     QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("Galerkin"));
@@ -92,6 +91,12 @@ class TestDeformGpu : public QObject {
     Jgs2Data colour = jgs2;  // a Gauss–Seidel precomputation (paper §6) is not the Jacobi sweeps'
     colour.subspaces = Jgs2Subspaces::Colour;
     QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &colour, o)).contains("colour subspaces"));
+    o.method = Method::Jgs2GaussSeidel;  // ... but jgs2-gs's own
+    QVERIFY(gpu::unsupportedReason(m, &colour, o).empty());
+    o.cubatureTerms = false;
+    QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("modified"));
+    o.cubatureTerms = true;
+    o.method = Method::Jgs2Jacobi;
     DeformableModel held = m;
     held.handles.push_back({m.vertexCount() - 1, Vec3(1, 0, 0.1), 1e3});
     QVERIFY(QString::fromStdString(gpu::unsupportedReason(held, &jgs2, o)).contains("handles"));
@@ -114,20 +119,34 @@ class TestDeformGpu : public QObject {
     QTest::addColumn<int>("acceleration");
     QTest::addColumn<bool>("coarseFirst");
     QTest::addColumn<bool>("struck");
-    for (Method method : {Method::Jacobi, Method::Jgs2Jacobi})
+    QTest::addColumn<bool>("colourSubspaces");
+    for (Method method : {Method::Jacobi, Method::Vbd, Method::Jgs2Jacobi, Method::Jgs2GaussSeidel})
       for (Acceleration a : {Acceleration::None, Acceleration::LineSearch, Acceleration::Subspace}) {
         const std::string name = std::string(toString(method)) + "+" + toString(a);
+        if (method == Method::Jgs2GaussSeidel) {
+          // The Gauss–Seidel sweep with the modal coarse step first (line searched with a control),
+          // on vertex and on colour subspaces (paper §6, what the command line and the GUI use).
+          for (bool colour : {false, true})
+            for (bool struck : {false, true})
+              QTest::newRow((name + (colour ? "+colour" : "") + (struck ? " struck" : "")).c_str())
+                  << int(method) << int(a) << true << struck << colour;
+          continue;
+        }
+        if (method == Method::Vbd) {
+          QTest::newRow(name.c_str()) << int(method) << int(a) << true << false << false;
+          continue;
+        }
         // JGS2 with a step control: the coarse part first (SolveOptions::coarseFirst, the default;
         // gpu/deform_kernels.cu coarseStep) and the joint form, from the twisted state and on a
         // struck beam (where the coarse step's line search cuts it); elsewhere the option changes
         // nothing.
         if (method == Method::Jgs2Jacobi && a != Acceleration::None) {
-          QTest::newRow((name + "+coarse-first").c_str()) << int(method) << int(a) << true << false;
-          QTest::newRow((name + "+joint").c_str()) << int(method) << int(a) << false << false;
-          QTest::newRow((name + "+coarse-first struck").c_str()) << int(method) << int(a) << true << true;
-          QTest::newRow((name + "+joint struck").c_str()) << int(method) << int(a) << false << true;
+          QTest::newRow((name + "+coarse-first").c_str()) << int(method) << int(a) << true << false << false;
+          QTest::newRow((name + "+joint").c_str()) << int(method) << int(a) << false << false << false;
+          QTest::newRow((name + "+coarse-first struck").c_str()) << int(method) << int(a) << true << true << false;
+          QTest::newRow((name + "+joint struck").c_str()) << int(method) << int(a) << false << true << false;
         } else {
-          QTest::newRow(name.c_str()) << int(method) << int(a) << true << false;
+          QTest::newRow(name.c_str()) << int(method) << int(a) << true << false << false;
         }
       }
   }
@@ -140,8 +159,11 @@ class TestDeformGpu : public QObject {
     QFETCH(int, acceleration);
     QFETCH(bool, coarseFirst);
     QFETCH(bool, struck);
+    QFETCH(bool, colourSubspaces);
     const DeformableModel m = parityBeam();
-    const Jgs2Data jgs2 = precomputeJgs2(m);
+    Jgs2Options jo;
+    if (colourSubspaces) jo.subspaces = Jgs2Subspaces::Colour;
+    const Jgs2Data jgs2 = precomputeJgs2(m, jo);
     VecX x, z;
     if (struck)
       struckState(m, x, z);
@@ -164,16 +186,24 @@ class TestDeformGpu : public QObject {
           toString(Acceleration(acceleration)), coarseFirst ? "" : " (joint)", sc.iterations, sg.iterations, err);
     QCOMPARE(sg.iterations, sc.iterations);
     QCOMPARE(sg.converged, sc.converged);
+    QCOMPARE(sg.diverged, sc.diverged);
     QVERIFY2(err < kGpuParity * 100, qPrintable(QString::number(err)));  // 40 sweeps of round-off growth
-    QVERIFY(std::abs(sg.finalEnergy - sc.finalEnergy) <= 1e-9 * std::abs(sc.finalEnergy));
+    // jgs2-gs without a step control blows up on the struck beam, as the paper's sweep without line
+    // search does (docs/deform.md): both stop at the same sweep with x as far apart as above, but the
+    // energy there (~1e50) is no measure of parity.
+    if (sc.diverged) return;
+    QVERIFY2(std::abs(sg.finalEnergy - sc.finalEnergy) <= 1e-9 * std::abs(sc.finalEnergy),
+             qPrintable(QString("energy CPU %1, GPU %2").arg(sc.finalEnergy, 0, 'g', 17).arg(sg.finalEnergy, 0, 'g', 17)));
   }
 
-  void jacobiSweepMatchesCpu_data() {
+  void oneSweepMatchesCpu_data() {
     QTest::addColumn<int>("method");
     QTest::newRow("jacobi") << int(Method::Jacobi);
     QTest::newRow("jgs2-jacobi") << int(Method::Jgs2Jacobi);
+    QTest::newRow("vbd") << int(Method::Vbd);          // one Gauss–Seidel sweep, colour by colour
+    QTest::newRow("jgs2-gs") << int(Method::Jgs2GaussSeidel);
   }
-  void jacobiSweepMatchesCpu() {
+  void oneSweepMatchesCpu() {
     if (gpu::deviceCount() == 0) QSKIP(gpu::deviceDescription().c_str());
     QFETCH(int, method);
     const DeformableModel m = parityBeam();

@@ -1,4 +1,0 @@
-// tests/core/deform_kernels_emulated.cpp — gpu/deform_kernels.cu built by the C++ compiler, its CUDA
-// runtime calls and kernel launches emulated on the CPU (gpu/cuda_emulation.h), for
-// test_deform_gpu_emulated: the device code's logic checked against the CPU twin where no GPU is.
-#include "gpu/deform_kernels.cu"
