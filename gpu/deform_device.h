@@ -41,6 +41,9 @@ void* create(const DeviceInputs& in, const char** error);
 void destroy(void* handle);
 /// Sets positions x and inertia target z (3 nv each).
 bool setState(void* handle, const double* x, const double* z);
+/// Sets the soft handles (core/deform/handle.h) the sweeps and the model include: `count` vertices,
+/// their targets (3 each) and stiffnesses; count 0 removes them. They stay until set again.
+bool setHandles(void* handle, int count, const int* vertices, const double* targets, const double* stiffness);
 /// One iteration of a solve with global step control (core/deform/step_control.h), in three calls:
 /// sweepStep computes the sweep's step d at the device's x without applying it (and, when
 /// `proposalMax` is not null, its max ‖d_i‖ — the stopping rule of core/deform/sweep.h needs it); modelSums returns

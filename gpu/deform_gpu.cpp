@@ -99,6 +99,21 @@ struct Handle {
   ~Handle() { detail::destroy(h); }
 };
 
+/// Uploads m's soft handles (the GUI's drag; none most of the time).
+void uploadHandles(void* h, const DeformableModel& m) {
+  validateHandles(m.handles, m.vertexCount());  // the kernels index x by their vertices
+  const int n = static_cast<int>(m.handles.size());
+  std::vector<int> vertices(n);
+  std::vector<double> targets(3 * std::size_t(n)), stiffness(n);
+  for (int k = 0; k < n; ++k) {
+    vertices[k] = m.handles[k].vertex;
+    for (int r = 0; r < 3; ++r) targets[3 * k + r] = m.handles[k].target[r];
+    stiffness[k] = m.handles[k].stiffness;
+  }
+  if (!detail::setHandles(h, n, vertices.data(), targets.data(), stiffness.data()))
+    throw std::runtime_error("GPU backend: handle upload failed");
+}
+
 void create(Handle& handle, const Packed& p) {
   if (deviceCount() == 0) throw std::runtime_error("GPU backend: " + deviceDescription());
   const char* err = nullptr;
@@ -119,7 +134,6 @@ std::string unsupportedReason(const DeformableModel& m, const Jgs2Data* jgs2, co
     if (opt.coarse != Jgs2Coarse::Rest) return "the Galerkin coarse part";
     if (opt.schurHessian || opt.rhsScale != 1.0 || !opt.cubatureTerms) return "a modified JGS2 local system";
   }
-  if (!m.handles.empty()) return "soft handles (a vertex is being dragged)";
   if (opt.monitor) return "a per-iteration monitor";
   return {};
 }
@@ -142,9 +156,9 @@ SolveStats DeviceSolver::minimise(const DeformableModel& m, const SolveOptions& 
     throw std::invalid_argument("GPU backend: minimise() for another model or method than the uploaded one");
   if (x.size() != 3 * m.vertexCount() || z.size() != x.size()) throw std::invalid_argument("minimise: size mismatch");
   if (!x.allFinite() || !z.allFinite()) throw std::invalid_argument("minimise: non-finite input");
-  if (!m.handles.empty()) throw std::invalid_argument("GPU backend: soft handles are not run on the device");
   if (opt.monitor) throw std::invalid_argument("GPU backend: no per-iteration monitor on the device");
   if (!detail::setState(handle_, x.data(), z.data())) throw std::runtime_error("GPU backend: upload failed");
+  uploadHandles(handle_, m);
   SolveStats st;
   const VecX none;  // recordIteration's x, read only by a monitor (refused above)
   // JGS2's modal coarse step first, line searched alone, then the local step under the control
@@ -182,6 +196,7 @@ VecX sweepOnce(const DeformableModel& m, const Jgs2Data* jgs2, Method method, co
   Handle handle;
   create(handle, p);
   if (!detail::setState(handle.h, x.data(), z.data())) throw std::runtime_error("GPU backend: upload failed");
+  uploadHandles(handle.h, m);
   VecX dx(x.size());
   if (detail::sweeps(handle.h, 1, nullptr, dx.data(), nullptr) < 0) throw std::runtime_error("GPU backend: sweep failed");
   return dx;

@@ -24,8 +24,8 @@ VecX sweepOnce(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2, d
 /// cubature variant and the modal right-hand side on the rest coarse part (jgs2-jacobi with vertex
 /// subspaces, jgs2-gs with vertex or colour subspaces) — with any step control, jgs2-jacobi's
 /// with its coarse part first or not (SolveOptions::coarseFirst); not Newton, the exact variants,
-/// the Galerkin coarse part, a scaled or Schur-signed local system, the two-level baseline, soft
-/// handles or a monitor.
+/// the Galerkin coarse part, a scaled or Schur-signed local system, the two-level baseline or a
+/// monitor. Soft handles (a dragged vertex) run on the device too.
 std::string unsupportedReason(const deform::DeformableModel& m, const deform::Jgs2Data* jgs2,
                               const deform::SolveOptions& opt);
 

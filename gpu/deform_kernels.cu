@@ -63,6 +63,10 @@ struct Device {
   std::vector<int> colourVertexOffset, colourTetOffset, colourTouchedOffset;
   int *colourVertex = nullptr, *colourTet = nullptr, *colourTouched = nullptr;
   double *xs = nullptr, *G0 = nullptr, *secant = nullptr;
+  // Soft handles (setHandles), reallocated when there are more than the capacity.
+  int handles = 0, handleCapacity = 0;
+  int* hv = nullptr;
+  double *ht = nullptr, *hk = nullptr;
   bool coarseTaken = false;                // coarseStep moved x; sweepStep and applyStep follow it
   unsigned long long* stepMax = nullptr;   // bit pattern of a non-negative double
   unsigned long long* proposalMax = nullptr;  // the same for the sweep's own step d
@@ -81,6 +85,19 @@ bool alloc(Device& d, T*& dst, size_t n) {
   if (cudaMalloc(reinterpret_cast<void**>(&dst), n * sizeof(T)) != cudaSuccess) return false;
   d.owned.push_back(dst);
   return true;
+}
+
+/// The soft handles (core/deform/handle.h; a dragged vertex) on vertex i added to its gradient g
+/// and, when H is not null, its 3×3 block: g += k (x_i − t), H += k I — sweep.h's addVertexHandles,
+/// in the same order. nh is small (one per grabbed vertex).
+__device__ void addHandles(int nh, const int* hv, const double* ht, const double* hk, int i, const double* x, double* g,
+                           double* H) {
+  for (int h = 0; h < nh; ++h) {
+    if (hv[h] != i) continue;
+    for (int r = 0; r < 3; ++r) g[r] += hk[h] * (x[3 * i + r] - ht[3 * h + r]);
+    if (H)
+      for (int r = 0; r < 3; ++r) H[4 * r] += hk[h];
+  }
 }
 
 /// Every tet, or (list not null) the nt tets list[0..nt) (a Gauss–Seidel colour's); HE null:
@@ -117,12 +134,14 @@ __global__ void rotationKernel(int nv, const int* tets, const double* Bm, const 
 /// Every vertex, or (list not null) the nv vertices list[0..nv).
 __global__ void residualKernel(int nv, const int* list, double invH2, const double* mass,
                                const unsigned char* prescribed, const int* incOffset, const int* incTet,
-                               const int* incLocal, const double* x, const double* z, const double* gE, double* G) {
+                               const int* incLocal, const double* x, const double* z, const double* gE, double* G,
+                               int nh, const int* hv, const double* ht, const double* hk) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= nv) return;
   const int v = list ? list[k] : k;
   double* g = G + 3 * size_t(v);
   hd::vertexBlock(v, mass[v] * invH2, x, z, incTet, incLocal, incOffset[v], incOffset[v + 1], gE, nullptr, g, nullptr);
+  addHandles(nh, hv, ht, hk, v, x, g, nullptr);
   if (prescribed[v]) g[0] = g[1] = g[2] = 0;
 }
 
@@ -158,6 +177,9 @@ struct VertexArgs {
   const double *cubWeight, *cubBasis, *modes, *modeValues, *modal;
   const double *x, *z, *gE, *HE, *R;
   double* dx;
+  int nh;  // soft handles: vertex, target (3 each), stiffness
+  const int* hv;
+  const double *ht, *hk;
 };
 
 __global__ void vertexKernel(VertexArgs a) {
@@ -170,6 +192,7 @@ __global__ void vertexKernel(VertexArgs a) {
   double g[3], H[9];
   hd::vertexBlock(i, a.mass[i] * a.invH2, a.x, a.z, a.incTet, a.incLocal, a.incOffset[i], a.incOffset[i + 1], a.gE,
                   a.HE, g, H);
+  addHandles(a.nh, a.hv, a.ht, a.hk, i, a.x, g, H);
   double sol[3];
   if (a.method == 0) {  // per-vertex Newton
     if (!hd::solve3(H, g, sol)) return;
@@ -342,6 +365,25 @@ __global__ void secantKernel(int nv, const double* G, const double* G0, const do
   blockSumAtomic<1>(v, out);
 }
 
+/// The handles' part of the model, k d_vᵀd_v, k d_vᵀp_v, k p_vᵀp_v, into sums[1], [3], [4] (one
+/// thread: there are a few).
+__global__ void modelHandleKernel(int nh, const int* hv, const double* hk, const double* d, const double* p,
+                                  double* sums) {
+  if (blockIdx.x * blockDim.x + threadIdx.x != 0) return;
+  for (int h = 0; h < nh; ++h) {
+    double dd = 0, dp = 0, pp = 0;
+    for (int r = 0; r < 3; ++r) {
+      const double dv = d[3 * hv[h] + r], pv = p[3 * hv[h] + r];
+      dd += dv * dv;
+      dp += dv * pv;
+      pp += pv * pv;
+    }
+    sums[1] += hk[h] * dd;
+    sums[3] += hk[h] * dp;
+    sums[4] += hk[h] * pp;
+  }
+}
+
 /// max ‖d_i‖ of the sweep's step (before the step control).
 __global__ void stepNormKernel(int nv, const double* d, unsigned long long* out) {
   const int v = blockIdx.x * blockDim.x + threadIdx.x;
@@ -427,6 +469,8 @@ void* create(const DeviceInputs& in, const char** error) {
 void destroy(void* handle) {
   auto* d = static_cast<Device*>(handle);
   if (!d) return;
+  for (void* p : {static_cast<void*>(d->hv), static_cast<void*>(d->ht), static_cast<void*>(d->hk)})
+    if (p) cudaFree(p);
   for (void* p : d->owned) cudaFree(p);
   delete d;
 }
@@ -454,7 +498,7 @@ void elementPass(Device* d, const int* list, int n, bool withHessian) {
 void residualPass(Device* d, const int* list, int n) {
   const DeviceInputs& in = d->in;
   launch(blocks(n), residualKernel, n, list, in.invH2, d->mass, d->prescribed, d->incOffset, d->incTet, d->incLocal,
-         d->x, d->z, d->gE, d->G);
+         d->x, d->z, d->gE, d->G, d->handles, d->hv, d->ht, d->hk);
 }
 
 /// Steps 1–4 of a sweep at the device's x: element gradients and Hessians, residuals and, for
@@ -476,7 +520,8 @@ void launchLocal(Device* d, bool modalOff, const int* list = nullptr, int n = 0)
   const DeviceInputs& in = d->in;
   VertexArgs va{in.nv, in.method, in.T, list, n, modalOff ? 1 : 0, in.invH2, d->mass, d->share, nullptr, d->prescribed,
                 d->tets, d->incOffset, d->incTet, d->incLocal, d->cubOffset, d->cubTet, d->cubWeight, d->cubBasis,
-                d->modes, d->modeValues, d->modal, d->x, d->z, d->gE, d->HE, d->R, d->dx};
+                d->modes, d->modeValues, d->modal, d->x, d->z, d->gE, d->HE, d->R, d->dx, d->handles, d->hv, d->ht,
+                d->hk};
   launch(blocks(list ? n : in.nv), vertexKernel, va);
 }
 
@@ -493,6 +538,7 @@ bool readModelSums(Device* d, const double* step, double sums[6], const double* 
   cudaMemsetAsync(d->sums, 0, 9 * sizeof(double));
   launch(blocks(in.nv), modelVertexKernel, in.nv, in.invH2, d->mass, g ? g : d->G, step, d->prev, d->sums);
   launch(blocks(in.nt), modelElementKernel, in.nt, d->tets, d->HE, step, d->prev, d->sums + 6);
+  if (d->handles > 0) launch(1, modelHandleKernel, d->handles, d->hv, d->hk, step, d->prev, d->sums);
   double h[9];
   if (cudaGetLastError() != cudaSuccess ||
       cudaMemcpy(h, d->sums, sizeof(h), cudaMemcpyDeviceToHost) != cudaSuccess)
@@ -565,6 +611,29 @@ bool gaussSeidelSweep(Device* d, bool stepControl, unsigned long long* stepMax) 
 }
 
 }  // namespace
+
+bool setHandles(void* handle, int count, const int* vertices, const double* targets, const double* stiffness) {
+  auto* d = static_cast<Device*>(handle);
+  if (count > d->handleCapacity) {
+    for (void* p : {static_cast<void*>(d->hv), static_cast<void*>(d->ht), static_cast<void*>(d->hk)})
+      if (p) cudaFree(p);
+    d->hv = nullptr;
+    d->ht = d->hk = nullptr;
+    d->handleCapacity = 0;
+    if (cudaMalloc(reinterpret_cast<void**>(&d->hv), count * sizeof(int)) != cudaSuccess ||
+        cudaMalloc(reinterpret_cast<void**>(&d->ht), 3 * count * sizeof(double)) != cudaSuccess ||
+        cudaMalloc(reinterpret_cast<void**>(&d->hk), count * sizeof(double)) != cudaSuccess) {
+      d->handles = 0;
+      return false;
+    }
+    d->handleCapacity = count;
+  }
+  d->handles = count;
+  if (count == 0) return true;
+  return cudaMemcpy(d->hv, vertices, count * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(d->ht, targets, 3 * count * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(d->hk, stiffness, count * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess;
+}
 
 bool coarseStep(void* handle) {
   auto* d = static_cast<Device*>(handle);

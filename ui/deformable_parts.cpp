@@ -125,7 +125,7 @@ bool DeformableParts::step(const Model& model, const VecX& q) {
     try {
       deform::SolveStats st;
 #ifdef MECHSIM_HAVE_CUDA
-      if (p.device && p.model.handles.empty())
+      if (p.device)
         st = deform::stepImplicitEuler(
             p.model, [&p](const VecX& z, VecX& xs) { return p.device->minimise(p.model, p.opt, z, xs); }, x, v,
             poses_);

@@ -118,8 +118,8 @@ class DeformableParts {
     deform::SolveOptions opt;               // the part's solver (spec "solver", "stepControl")
     std::unique_ptr<deform::Jgs2Data> jgs2;  // JGS2's precomputed data (JGS2 parts only)
     /// The part resident on the CUDA backend (gpu/deform_gpu.h) when it is built, a device is
-    /// present and it runs the part's solver; null otherwise. Steps with a held handle run on the
-    /// CPU (the device takes no handles).
+    /// present and it runs the part's solver; null otherwise. Steps with a held handle run there
+    /// too (the handle is uploaded with each step).
     std::shared_ptr<gpu::DeviceSolver> device;
     VecX rest, x, v;
   };

@@ -99,7 +99,7 @@ class TestDeformGpu : public QObject {
     o.method = Method::Jgs2Jacobi;
     DeformableModel held = m;
     held.handles.push_back({m.vertexCount() - 1, Vec3(1, 0, 0.1), 1e3});
-    QVERIFY(QString::fromStdString(gpu::unsupportedReason(held, &jgs2, o)).contains("handles"));
+    QVERIFY(gpu::unsupportedReason(held, &jgs2, o).empty());  // a dragged vertex runs on the device too
     o.monitor = [](const VecX&) { return false; };
     QVERIFY(QString::fromStdString(gpu::unsupportedReason(m, &jgs2, o)).contains("monitor"));
     // Without a device the solver cannot be made, and says so.
@@ -120,6 +120,13 @@ class TestDeformGpu : public QObject {
     QTest::addColumn<bool>("coarseFirst");
     QTest::addColumn<bool>("struck");
     QTest::addColumn<bool>("colourSubspaces");
+    QTest::addColumn<bool>("handle");
+    // A soft handle (the GUI's drag: the free end's corner pulled 5 cm up and sideways) with each
+    // method and the subspace control.
+    for (Method method : {Method::Jacobi, Method::Vbd, Method::Jgs2Jacobi, Method::Jgs2GaussSeidel})
+      QTest::newRow((std::string(toString(method)) + "+subspace+handle").c_str())
+          << int(method) << int(Acceleration::Subspace) << true << false << (method == Method::Jgs2GaussSeidel)
+          << true;
     for (Method method : {Method::Jacobi, Method::Vbd, Method::Jgs2Jacobi, Method::Jgs2GaussSeidel})
       for (Acceleration a : {Acceleration::None, Acceleration::LineSearch, Acceleration::Subspace}) {
         const std::string name = std::string(toString(method)) + "+" + toString(a);
@@ -129,11 +136,11 @@ class TestDeformGpu : public QObject {
           for (bool colour : {false, true})
             for (bool struck : {false, true})
               QTest::newRow((name + (colour ? "+colour" : "") + (struck ? " struck" : "")).c_str())
-                  << int(method) << int(a) << true << struck << colour;
+                  << int(method) << int(a) << true << struck << colour << false;
           continue;
         }
         if (method == Method::Vbd) {
-          QTest::newRow(name.c_str()) << int(method) << int(a) << true << false << false;
+          QTest::newRow(name.c_str()) << int(method) << int(a) << true << false << false << false;
           continue;
         }
         // JGS2 with a step control: the coarse part first (SolveOptions::coarseFirst, the default;
@@ -141,12 +148,12 @@ class TestDeformGpu : public QObject {
         // struck beam (where the coarse step's line search cuts it); elsewhere the option changes
         // nothing.
         if (method == Method::Jgs2Jacobi && a != Acceleration::None) {
-          QTest::newRow((name + "+coarse-first").c_str()) << int(method) << int(a) << true << false << false;
-          QTest::newRow((name + "+joint").c_str()) << int(method) << int(a) << false << false << false;
-          QTest::newRow((name + "+coarse-first struck").c_str()) << int(method) << int(a) << true << true << false;
-          QTest::newRow((name + "+joint struck").c_str()) << int(method) << int(a) << false << true << false;
+          for (bool first : {true, false})
+            for (bool struck : {false, true})
+              QTest::newRow((name + (first ? "+coarse-first" : "+joint") + (struck ? " struck" : "")).c_str())
+                  << int(method) << int(a) << first << struck << false << false;
         } else {
-          QTest::newRow(name.c_str()) << int(method) << int(a) << true << false << false;
+          QTest::newRow(name.c_str()) << int(method) << int(a) << true << false << false << false;
         }
       }
   }
@@ -160,7 +167,8 @@ class TestDeformGpu : public QObject {
     QFETCH(bool, coarseFirst);
     QFETCH(bool, struck);
     QFETCH(bool, colourSubspaces);
-    const DeformableModel m = parityBeam();
+    QFETCH(bool, handle);
+    DeformableModel m = parityBeam();
     Jgs2Options jo;
     if (colourSubspaces) jo.subspaces = Jgs2Subspaces::Colour;
     const Jgs2Data jgs2 = precomputeJgs2(m, jo);
@@ -169,6 +177,11 @@ class TestDeformGpu : public QObject {
       struckState(m, x, z);
     else
       twistedState(m, x, z);
+    if (handle) {
+      const int corner = m.vertexCount() - 1;
+      m.handles.push_back({corner, m.mesh.vertices[corner] + Vec3(0, 0.05, 0.05),
+                           handleStiffness(m.mass[corner], m.h)});
+    }
     SolveOptions o;
     o.method = Method(method);
     o.acceleration = Acceleration(acceleration);
