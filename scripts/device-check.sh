@@ -7,8 +7,8 @@
 #       they load, the C library and its loader included, into .device/bundle.tar.xz (git-ignored).
 #   scripts/device-check.sh run [OUTDIR]   there, from the repository root: unpacks the bundle and runs
 #       1. the device's description (nvidia-smi),
-#       2. test_deform_gpu (CPU-vs-GPU parity of the Jacobi sweeps and whole solves),
-#       3. `mechsim-cli deform` on the flexible-link example with --backend auto and --backend cuda
+#       2. test_deform_gpu (CPU-vs-GPU parity of the sweeps and whole solves),
+#       3. `mechsim-cli deform` on the flexible-link example as jgs2-jacobi and jgs2-gs, --backend auto, cuda, cpu
 #          (the command's choice of backend and its CSV against the CPU's),
 #       4. `bench_deform --gpu` (bench/bench.h: the device rows beside their CPU twins, the 98k-tet
 #          case with JGS2, the 1M-tet table), or the bench_deform options in DEVICE_CHECK_BENCH
@@ -108,16 +108,21 @@ run() {
   want test_deform_gpu && step test_deform_gpu timeout 150 "${x[@]}" "$b/bin/test_deform_gpu"
   local ex="$here/mechanisms/deform-flexible-link.json"
   if want deform; then
-    step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --out "$b/deform_auto.csv"
-    step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --backend cuda --out "$b/deform_cuda.csv"
-    step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method jgs2-jacobi --backend cpu --out "$b/deform_cpu.csv"
-    if [ -s "$b/deform_cuda.csv" ] && [ -s "$b/deform_cpu.csv" ]; then
-      # Largest difference of any number between the device's CSV and the CPU's (same rows, same columns).
-      paste -d'\n' "$b/deform_cpu.csv" "$b/deform_cuda.csv" | awk -F, '
-        NR % 2 == 1 { n = split($0, a, ","); next }
-        { for (i = 1; i <= NF; ++i) if (a[i] ~ /^-?[0-9.]/) { d = a[i] - $i; if (d < 0) d = -d; if (d > m) m = d } }
-        END { printf "deform: largest |cpu - cuda| over the CSV: %.3g\n", m }' | tee -a "$out/deform.log"
-    fi
+    # jgs2-jacobi (the Jacobi sweep, coarse part first) and jgs2-gs (the coloured Gauss–Seidel sweep
+    # on colour subspaces, as the command line sets it up): auto, cuda and cpu.
+    for method in jgs2-jacobi jgs2-gs; do
+      step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method $method --out "$b/deform_auto.csv"
+      step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method $method --backend cuda --out "$b/deform_cuda.csv"
+      step deform timeout 90 "${x[@]}" "$b/bin/mechsim-cli" deform "$ex" --t-end 0.2 --dt 0.01 --method $method --backend cpu --out "$b/deform_cpu.csv"
+      if [ -s "$b/deform_cuda.csv" ] && [ -s "$b/deform_cpu.csv" ]; then
+        # Largest difference of any number between the device's CSV and the CPU's (same rows, same columns).
+        paste -d'\n' "$b/deform_cpu.csv" "$b/deform_cuda.csv" | awk -F, -v method=$method '
+          NR % 2 == 1 { n = split($0, a, ","); next }
+          { for (i = 1; i <= NF; ++i) if (a[i] ~ /^-?[0-9.]/) { d = a[i] - $i; if (d < 0) d = -d; if (d > m) m = d } }
+          END { printf "deform %s: largest |cpu - cuda| over the CSV: %.3g\n", method, m }' | tee -a "$out/deform.log"
+      fi
+      rm -f "$b/deform_cuda.csv" "$b/deform_cpu.csv"
+    done
   fi
   # shellcheck disable=SC2086  # the options are words
   want bench_gpu && step bench_gpu timeout "${DEVICE_CHECK_BENCH_TIMEOUT:-420}" "${x[@]}" "$b/bin/bench_deform" ${DEVICE_CHECK_BENCH:---gpu}
