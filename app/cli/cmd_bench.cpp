@@ -59,6 +59,10 @@ int cmdBench(const Args& args) {
            : hasFlag(args, "--gpu")   ? bench::runDeformGpu(std::cout, csv, hasFlag(args, "--quick"))
                                       : bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));
   if (pos[0] == "contact") return bench::runContact(std::cout, csv, hasFlag(args, "--quick"));
+#else
+  (void)csv, (void)large;
+  std::fprintf(stderr, "mechsim-cli: bench: this build has no benchmark programs\n");
+  return 2;
 #endif
   std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform, contact)\n", pos[0].c_str());
   return 2;

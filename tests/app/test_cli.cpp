@@ -548,6 +548,55 @@ class TestCli : public QObject {
     }
   }
 
+  void deformOnTheEmulatedDevice() {
+    // The command's device path — the choice of backend, the upload, DeviceSolver's whole solves
+    // with the part's step control, the JGS2 data of the precomputation, colour subspaces for
+    // jgs2-gs — run by mechsim-cli-emulated, whose "device" is the CUDA source built for the CPU
+    // (gpu/emulation/). Each method's CSV with --backend cuda must equal the CPU's (the same
+    // iterations; the numbers within round-off), and auto must choose the device.
+    const QString cli = QStringLiteral(MECHSIM_CLI_EMULATED);
+    QTemporaryDir dir;
+    const QString cpuCsv = dir.filePath("cpu.csv"), cudaCsv = dir.filePath("cuda.csv");
+    const QString file = example("deform-flexible-link.json");
+    for (const char* method : {"jacobi", "vbd", "jgs2-jacobi", "jgs2-gs"}) {
+      const QStringList run = {"deform", file, "--t-end", "0.05", "--dt", "0.01", "--method", method};
+      const Run autoRun = runProgram(cli, run + QStringList{"--out", cudaCsv});
+      QVERIFY2(autoRun.exitCode == 0, autoRun.err.constData());
+      QVERIFY2(autoRun.out.contains("backend cuda,"), autoRun.out.constData());
+      const Run cuda = runProgram(cli, run + QStringList{"--backend", "cuda", "--out", cudaCsv});
+      QVERIFY2(cuda.exitCode == 0 && cuda.out.contains("backend cuda,"), (cuda.out + cuda.err).constData());
+      const Run cpu = runProgram(cli, run + QStringList{"--backend", "cpu", "--out", cpuCsv});
+      QVERIFY2(cpu.exitCode == 0 && cpu.out.contains("backend cpu,"), (cpu.out + cpu.err).constData());
+      QFile a(cpuCsv), b(cudaCsv);
+      QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+      const QList<QByteArray> la = a.readAll().trimmed().split('\n'), lb = b.readAll().trimmed().split('\n');
+      QCOMPARE(lb.size(), la.size());
+      QVERIFY(la.size() == 7);  // header + 5 steps + t = 0
+      QCOMPARE(lb.front(), la.front());
+      for (int row = 1; row < la.size(); ++row) {
+        const QList<QByteArray> fa = la[row].split(','), fb = lb[row].split(',');
+        QCOMPARE(fb.size(), fa.size());
+        for (int k = 0; k < fa.size(); ++k) {
+          bool numA = false, numB = false;
+          const double va = fa[k].toDouble(&numA), vb = fb[k].toDouble(&numB);
+          if (!numA) {
+            QCOMPARE(fb[k], fa[k]);  // the part's name
+            continue;
+          }
+          QVERIFY(numB);
+          QVERIFY2(std::abs(va - vb) <= 1e-8 * std::max(1.0, std::abs(va)),  // a last printed digit
+                   qPrintable(QString("%1 row %2 column %3: cpu %4, cuda %5").arg(method).arg(row).arg(k)
+                                  .arg(fa[k].constData(), fb[k].constData())));
+        }
+      }
+    }
+    // Newton stays on the CPU: cuda names why.
+    const Run newton = runProgram(cli, {"deform", file, "--t-end", "0.02", "--dt", "0.01", "--backend", "cuda",
+                                        "--out", cudaCsv});
+    QCOMPARE(newton.exitCode, 2);
+    QVERIFY2(newton.err.contains("not newton"), newton.err.constData());
+  }
+
   // `cmake --install` gives a tree that works on its own: the programs in bin/ with their two
   // helpers beside them (found there, not in this build tree), the examples and their meshes in
   // share/mechsim/ (the mechanisms' relative mesh paths hold), the documentation in share/doc.
