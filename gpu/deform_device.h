@@ -61,13 +61,15 @@ bool applyStep(void* handle, double alpha, double beta, double* stepMax);
 /// minimiser along it clamped to [0, 1], and recomputes the gradients at the moved x. The next
 /// sweepStep then solves the local systems alone (no modal part; rotations and element Hessians of
 /// x^k), and applyStep counts d_c in the step taken (p and `stepMax` are the whole step). Does
-/// nothing for per-vertex Newton or without modes. false on a CUDA error.
+/// nothing for per-vertex Newton, without modes, or for Gauss–Seidel (its sweep takes the coarse
+/// step itself). false on a CUDA error.
 bool coarseStep(void* handle);
 /// Copies x (3 nv) to the host.
 bool getPositions(void* handle, double* x);
 /// Runs `sweeps` sweeps (Jacobi, or Gauss–Seidel colour by colour) on the device, without step
-/// control; afterwards copies x (3 nv) and the last sweep's δx (3 nv) to the host when non-null. Returns the device time in milliseconds (CUDA events), or a
-/// negative value on failure; `lastStepMax` gets the last sweep's max vertex ‖δx‖.
+/// control; afterwards copies x (3 nv) and the last sweep's δx (3 nv) to the host when non-null.
+/// Returns the device time in milliseconds (CUDA events), or a negative value on failure;
+/// `lastStepMax` gets the last sweep's max vertex ‖δx‖.
 double sweeps(void* handle, int sweeps, double* xOut, double* dxOut, double* lastStepMax);
 
 }  // namespace mechsim::gpu::detail

@@ -33,7 +33,8 @@ bool isGaussSeidel(Method method) { return method == Method::Vbd || method == Me
 
 Packed pack(const DeformableModel& m, const Jgs2Data* jgs2, Method method) {
   if (method == Method::Newton)
-    throw std::invalid_argument("GPU backend: the per-vertex sweeps (jacobi, vbd, jgs2-jacobi, jgs2-gs) run on the device, not newton");
+    throw std::invalid_argument(
+        "GPU backend: the per-vertex sweeps (jacobi, vbd, jgs2-jacobi, jgs2-gs) run on the device, not newton");
   if (isJgs2(method) && (!jgs2 || jgs2->rhsForm != Jgs2RhsForm::Modal))
     throw std::invalid_argument("GPU backend: JGS2 needs precomputed data with the modal right-hand side");
   Packed p;

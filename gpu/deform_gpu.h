@@ -1,11 +1,11 @@
 #pragma once
 // gpu/deform_gpu.h — CUDA twin of the per-vertex deformable solvers of core/deform: Jacobi and
 // graph-coloured Gauss–Seidel sweeps of per-vertex Newton (jacobi; vbd, the VBD-style baseline) and
-// of JGS2 (cubature local matrix, modal split right-hand side; jgs2-jacobi, jgs2-gs). The element, rotation and vertex formulas are the same
-// __host__ __device__ functions the CPU runs (core/deform/hd/*.h); this header is plain C++ (Eigen),
-// the kernels are in deform_kernels.cu. Chosen only when gpu::deviceCount() > 0: by the `deform`
-// command and the GUI for the parts whose options the device runs (unsupportedReason), and by the
-// benchmark.
+// of JGS2 (cubature local matrix, modal split right-hand side; jgs2-jacobi, jgs2-gs). The element,
+// rotation and vertex formulas are the same __host__ __device__ functions the CPU runs
+// (core/deform/hd/*.h); this header is plain C++ (Eigen), the kernels are in deform_kernels.cu.
+// Chosen only when gpu::deviceCount() > 0: by the `deform` command and the GUI for the parts whose
+// options the device runs (unsupportedReason), and by the benchmark.
 #include <string>
 #include <vector>
 

@@ -206,7 +206,9 @@ class TestDeformGpu : public QObject {
     // energy there (~1e50) is no measure of parity.
     if (sc.diverged) return;
     QVERIFY2(std::abs(sg.finalEnergy - sc.finalEnergy) <= 1e-9 * std::abs(sc.finalEnergy),
-             qPrintable(QString("energy CPU %1, GPU %2").arg(sc.finalEnergy, 0, 'g', 17).arg(sg.finalEnergy, 0, 'g', 17)));
+             qPrintable(QString("energy CPU %1, GPU %2")
+                            .arg(sc.finalEnergy, 0, 'g', 17)
+                            .arg(sg.finalEnergy, 0, 'g', 17)));
   }
 
   void oneSweepMatchesCpu_data() {
