@@ -308,7 +308,7 @@ class TestDeformableGui : public QObject {
     spec.deformables[0].solver = "jgs2-jacobi";
     DeformableParts jgs2;
     QVERIFY2(jgs2.build(spec, model, 1.0 / 60), jgs2.message().c_str());
-    // " (cuda)" where the part runs on a CUDA device (its handle steps still run on the CPU).
+    // " (cuda)" where the part runs on a CUDA device (its handle steps too).
     QVERIFY(jgs2.solverName(0) == "jgs2-jacobi" || jgs2.solverName(0) == "jgs2-jacobi (cuda)");
     const MeshData rest = *newton.surface(0);
     int mid = 0;
