@@ -60,6 +60,7 @@
 #include "ui/picking.h"
 #include "ui/stress_colours.h"
 #include "ui/viewport.h"
+#include "tests/ui/strap_handle_run.h"
 #include "tests/ui/window_test_util.h"
 #include "tests/vtk_read.h"
 
@@ -310,30 +311,13 @@ class TestDeformableGui : public QObject {
     QVERIFY2(jgs2.build(spec, model, 1.0 / 60), jgs2.message().c_str());
     // " (cuda)" where the part runs on a CUDA device (its handle steps too).
     QVERIFY(jgs2.solverName(0) == "jgs2-jacobi" || jgs2.solverName(0) == "jgs2-jacobi (cuda)");
-    const MeshData rest = *newton.surface(0);
-    int mid = 0;
-    for (size_t i = 0; i < rest.vertices.size(); ++i)
-      if ((rest.vertices[i] - Eigen::Vector3f(0.3f, 0.02f, 0.01f)).norm() <
-          (rest.vertices[size_t(mid)] - Eigen::Vector3f(0.3f, 0.02f, 0.01f)).norm())
-        mid = int(i);
-    const Vec3 anchor = newton.surfacePoint(0, mid), target = anchor + Vec3(0, 0, 0.03);
-    QVERIFY(newton.setHandle(0, mid, target) && jgs2.setHandle(0, mid, target));
-    Data d = makeData(model);
-    int itNewton = 0, itJgs2 = 0;
-    for (int k = 1; k <= 20; ++k) {
-      QVERIFY(solvePositions(model, d, k / 60.0));
-      QVERIFY2(newton.step(model, d.q), newton.message().c_str());
-      QVERIFY2(jgs2.step(model, d.q), jgs2.message().c_str());
-      itNewton += newton.iterations();
-      itJgs2 += jgs2.iterations();
-      QVERIFY2(jgs2.attachmentError() < 1e-9, qPrintable(QString::number(jgs2.attachmentError())));
-    }
-    const double moved = (newton.handlePoint() - anchor).norm();
-    const double apart = (jgs2.handlePoint() - newton.handlePoint()).norm();
+    StrapHandleRun run;
+    runStrapHandle(newton, jgs2, model, false, run);
+    if (QTest::currentTestFailed()) return;
     qInfo("handle on the strap, 20 frames: newton %d iterations, jgs2-jacobi %d; vertex moved %.2f mm, the two %.3f mm apart",
-          itNewton, itJgs2, 1e3 * moved, 1e3 * apart);
-    QVERIFY2(moved > 0.01, qPrintable(QString::number(moved)));
-    QVERIFY2(apart < 0.03 * moved, qPrintable(QString::number(apart)));
+          run.referenceIterations, run.otherIterations, 1e3 * run.moved, 1e3 * run.apart);
+    QVERIFY2(run.moved > 0.01, qPrintable(QString::number(run.moved)));
+    QVERIFY2(run.apart < 0.03 * run.moved, qPrintable(QString::number(run.apart)));
     jgs2.clearHandle();
     QVERIFY(!jgs2.hasHandle());
   }

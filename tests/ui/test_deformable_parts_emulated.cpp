@@ -7,9 +7,11 @@
 
 #include "core/io/load.h"
 #include "core/kinematics/kinematics.h"
+#include "tests/ui/strap_handle_run.h"
 #include "ui/deformable_parts.h"
 
 using namespace mechsim;
+using namespace mechsim::test;
 using namespace mechsim::ui;
 
 class TestDeformablePartsEmulated : public QObject {
@@ -44,34 +46,17 @@ class TestDeformablePartsEmulated : public QObject {
     device.setCacheDir("");
     QVERIFY2(device.build(spec, model, 1.0 / 60), device.message().c_str());
     QCOMPARE(device.solverName(0), solver.toStdString() + " (cuda)");
-    const MeshData rest = *newton.surface(0);
-    int mid = 0;
-    for (size_t i = 0; i < rest.vertices.size(); ++i)
-      if ((rest.vertices[i] - Eigen::Vector3f(0.3f, 0.02f, 0.01f)).norm() <
-          (rest.vertices[size_t(mid)] - Eigen::Vector3f(0.3f, 0.02f, 0.01f)).norm())
-        mid = int(i);
-    const Vec3 anchor = newton.surfacePoint(0, mid), target = anchor + Vec3(0, 0, 0.03);
-    QVERIFY(newton.setHandle(0, mid, target) && device.setHandle(0, mid, target));
-    Data d = makeData(model);
-    int itNewton = 0, itDevice = 0;
-    for (int k = 1; k <= 20; ++k) {
-      QVERIFY(solvePositions(model, d, k / 60.0));
-      QVERIFY2(newton.step(model, d.q), newton.message().c_str());
-      QVERIFY2(device.step(model, d.q), device.message().c_str());
-      QCOMPARE(device.unconverged(), 0);
-      itNewton += newton.iterations();
-      itDevice += device.iterations();
-      QVERIFY2(device.attachmentError() < 1e-9, qPrintable(QString::number(device.attachmentError())));
-    }
-    const double moved = (newton.handlePoint() - anchor).norm();
-    const double apart = (device.handlePoint() - newton.handlePoint()).norm();
+    StrapHandleRun run;
+    runStrapHandle(newton, device, model, true, run);
+    if (QTest::currentTestFailed()) return;
     qInfo("%s on the emulated device, handle held 20 frames: %d iterations (newton %d); vertex moved %.2f mm, "
           "%.3f mm from Newton's",
-          qPrintable(solver), itDevice, itNewton, 1e3 * moved, 1e3 * apart);
-    QVERIFY2(moved > 0.01, qPrintable(QString::number(moved)));
-    QVERIFY2(apart < 0.03 * moved, qPrintable(QString::number(apart)));
+          qPrintable(solver), run.otherIterations, run.referenceIterations, 1e3 * run.moved, 1e3 * run.apart);
+    QVERIFY2(run.moved > 0.01, qPrintable(QString::number(run.moved)));
+    QVERIFY2(run.apart < 0.03 * run.moved, qPrintable(QString::number(run.apart)));
     // Let go: the part springs back on the device, still converging.
     device.clearHandle();
+    Data d = makeData(model);
     QVERIFY(solvePositions(model, d, 21 / 60.0));
     QVERIFY2(device.step(model, d.q), device.message().c_str());
     QCOMPARE(device.unconverged(), 0);
