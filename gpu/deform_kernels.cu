@@ -416,9 +416,11 @@ __global__ void combineKernel(int nv, double alpha, double beta, double* x, cons
 inline int blocks(int n) { return (n + kBlock - 1) / kBlock; }
 
 /// kernel<<<grid, kBlock>>>(args...), or its CPU emulation where a C++ compiler builds this file
-/// (gpu/emulation/cuda_emulation.h).
+/// (gpu/emulation/cuda_emulation.h). Nothing for an empty grid (a launch of 0 blocks is an error
+/// on a device).
 template <class... P, class... A>
 void launch(int grid, void (*kernel)(P...), A... args) {
+  if (grid <= 0) return;
 #if defined(__CUDACC__)
   kernel<<<grid, kBlock>>>(args...);
 #else
