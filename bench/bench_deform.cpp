@@ -217,7 +217,7 @@ Row runMethod(const Scene& s, const Jgs2Data* jgs2, const MethodSpec& ms, const 
               int steps, const VecX& xRef, int errCap) {
   Row r;
   r.method = ms.name;
-  r.variant = ms.method == Method::Jgs2Jacobi || ms.method == Method::Jgs2GaussSeidel ? toString(ms.variant) : "";
+  r.variant = isJgs2(ms.method) ? toString(ms.variant) : "";
   if (ms.acceleration != Acceleration::None)
     r.variant += std::string(r.variant.empty() ? "" : "+") + toString(ms.acceleration);
   SolveOptions o;
@@ -590,7 +590,7 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
         r.caseName = "ablation-cantilever-20x";
         r.stiffness = 20;
         r.tets = m.tetCount();
-        r.precompute = ms.method == Method::Jgs2Jacobi || ms.method == Method::Jgs2GaussSeidel ? jgs2.totalSeconds : 0;
+        r.precompute = isJgs2(ms.method) ? jgs2.totalSeconds : 0;
         if (ms.variant == Jgs2Variant::Cubature && ms.method != Method::Vbd && ms.method != Method::Newton &&
             ms.label.empty())
           r.variant = std::string("cubature-") + toString(form) +
@@ -1010,7 +1010,7 @@ int runDeformGpu(std::ostream& out, bool csv, bool quick) {
         l.variant = method == Method::Jgs2GaussSeidel ? "subspace colour" : first ? "subspace" : "subspace joint";
         l.stiffness = stiff;
         l.tets = m.tetCount();
-        l.precompute = method == Method::Jgs2Jacobi || method == Method::Jgs2GaussSeidel ? data.totalSeconds : 0;
+        l.precompute = isJgs2(method) ? data.totalSeconds : 0;
         cpuAndDevice(tab, s, &data, method, o, x, v, t, 2, xRef, l);
         if (first) deviceSweeps(tab, s, &data, method, x, v, t + m.h, l);  // the bare sweep is the same
       }

@@ -28,9 +28,6 @@ struct Packed {
   detail::DeviceInputs in;
 };
 
-bool isJgs2(Method method) { return method == Method::Jgs2Jacobi || method == Method::Jgs2GaussSeidel; }
-bool isGaussSeidel(Method method) { return method == Method::Vbd || method == Method::Jgs2GaussSeidel; }
-
 Packed pack(const DeformableModel& m, const Jgs2Data* jgs2, Method method) {
   if (method == Method::Newton)
     throw std::invalid_argument(

@@ -415,6 +415,15 @@ __global__ void combineKernel(int nv, double alpha, double beta, double* x, cons
 
 inline int blocks(int n) { return (n + kBlock - 1) / kBlock; }
 
+/// Frees the handle arrays of setHandles (not in `owned`: they are reallocated as they grow).
+void freeHandles(Device* d) {
+  for (void* p : {static_cast<void*>(d->hv), static_cast<void*>(d->ht), static_cast<void*>(d->hk)})
+    if (p) cudaFree(p);
+  d->hv = nullptr;
+  d->ht = d->hk = nullptr;
+  d->handleCapacity = 0;
+}
+
 /// kernel<<<grid, kBlock>>>(args...), or its CPU emulation where a C++ compiler builds this file
 /// (gpu/emulation/cuda_emulation.h). Nothing for an empty grid (a launch of 0 blocks is an error
 /// on a device).
@@ -471,8 +480,7 @@ void* create(const DeviceInputs& in, const char** error) {
 void destroy(void* handle) {
   auto* d = static_cast<Device*>(handle);
   if (!d) return;
-  for (void* p : {static_cast<void*>(d->hv), static_cast<void*>(d->ht), static_cast<void*>(d->hk)})
-    if (p) cudaFree(p);
+  freeHandles(d);
   for (void* p : d->owned) cudaFree(p);
   delete d;
 }
@@ -562,10 +570,6 @@ bool readStepMax(const unsigned long long* src, double* out) {
   return true;
 }
 
-}  // namespace
-
-namespace {
-
 /// The modal coarse step at x (launchGradients done): d_c = −R Σ_t a_t φ_t, taken as α_c d_c with
 /// α_c the model's minimiser along it clamped to [0, 1] (g and H at x^k) when lineSearch and the
 /// curvature is positive, else whole (sweep.h's coarse stage); then the gradients and residuals at
@@ -617,11 +621,7 @@ bool gaussSeidelSweep(Device* d, bool stepControl, unsigned long long* stepMax) 
 bool setHandles(void* handle, int count, const int* vertices, const double* targets, const double* stiffness) {
   auto* d = static_cast<Device*>(handle);
   if (count > d->handleCapacity) {
-    for (void* p : {static_cast<void*>(d->hv), static_cast<void*>(d->ht), static_cast<void*>(d->hk)})
-      if (p) cudaFree(p);
-    d->hv = nullptr;
-    d->ht = d->hk = nullptr;
-    d->handleCapacity = 0;
+    freeHandles(d);
     if (cudaMalloc(reinterpret_cast<void**>(&d->hv), count * sizeof(int)) != cudaSuccess ||
         cudaMalloc(reinterpret_cast<void**>(&d->ht), 3 * count * sizeof(double)) != cudaSuccess ||
         cudaMalloc(reinterpret_cast<void**>(&d->hk), count * sizeof(double)) != cudaSuccess) {

@@ -67,7 +67,7 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       p.opt.maxIterations = ds.maxIterations > 0 ? ds.maxIterations : p.opt.method == deform::Method::Newton ? 30 : 300;
       if (ds.tolerance > 0) p.opt.tolerance = ds.tolerance;
       p.opt.cancelRequested = cancel_;
-      if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel) {
+      if (deform::isJgs2(p.opt.method)) {
         deform::Jgs2Options jo = deform::jgs2OptionsFor(p.opt.method, ds.modes);
         jo.cancelRequested = cancel_;
         if (progress_) jo.progress = progressReporter(ds.name);

@@ -213,7 +213,7 @@ int cmdDeform(const Args& argsIn) {
       p.budget = ds.maxIterations > 0;
       if (!methods.empty()) methods += ", ";
       methods += deform::toString(p.opt.method);
-      if (p.opt.method == deform::Method::Jgs2Jacobi || p.opt.method == deform::Method::Jgs2GaussSeidel) {
+      if (deform::isJgs2(p.opt.method)) {
         io::Jgs2CacheUse use;
         p.jgs2 = std::make_unique<deform::Jgs2Data>(io::precomputeJgs2Cached(
             p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? modesArg : ds.modes), cacheDir, &use));

@@ -32,6 +32,10 @@
 namespace mechsim::deform {
 
 enum class Method { Newton, Jacobi, Vbd, Jgs2Jacobi, Jgs2GaussSeidel };
+/// The JGS2 methods (they need precomputeJgs2's data).
+constexpr bool isJgs2(Method m) { return m == Method::Jgs2Jacobi || m == Method::Jgs2GaussSeidel; }
+/// The graph-coloured Gauss–Seidel sweeps.
+constexpr bool isGaussSeidel(Method m) { return m == Method::Vbd || m == Method::Jgs2GaussSeidel; }
 enum class Jgs2Variant { ExactSchur, ExactSum, Cubature };
 /// Global step control of the per-vertex sweeps (VBD-style and JGS2), applied after each sweep on
 /// the quadratic model q(d) = gᵀd + ½ dᵀHd of E at x^k (g, H: the sweep's own gradient and
