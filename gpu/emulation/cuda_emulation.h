@@ -1,10 +1,10 @@
 #pragma once
-// gpu/emulation/cuda_emulation.h — for test_deform_gpu_emulated and bench_deform_emulated only:
-// what deform_kernels.cu uses of the CUDA runtime, on the CPU, when a C++ compiler builds it
-// instead of nvcc (deform_kernels_emulated.cpp here). It lets a machine without a GPU run the
-// device code's logic — the kernels' formulas and indexing, their sequence, the host decisions
-// between them — against the CPU twin. It does not check races, timing, or what nvcc makes of the
-// source: the parity test on a real device (test_deform_gpu) does.
+// gpu/emulation/cuda_emulation.h — for the emulated test and benchmark programs only
+// (mechsim_gpu_emulated, gpu/CMakeLists.txt): what deform_kernels.cu uses of the CUDA runtime, on
+// the CPU, when a C++ compiler builds it instead of nvcc (deform_kernels_emulated.cpp here). It
+// lets a machine without a GPU run the device code's logic — the kernels' formulas and indexing,
+// their sequence, the host decisions between them — against the CPU twin. It does not check races,
+// timing, or what nvcc makes of the source: the parity test on a real device (test_deform_gpu) does.
 //
 // A launch of `grid` blocks of `block` threads runs the kernel once per thread index, one at a time,
 // as grid·block blocks of ONE thread (blockDim.x = 1): a block reduction through shared memory then
