@@ -29,16 +29,17 @@ int runAnm(std::ostream& out, bool csv, const std::string& sourceDir);
 int runDeform(std::ostream& out, bool csv, bool quick);
 
 /// `bench deform --gpu`: the CUDA backend against its CPU twin on the same machine — every case of
-/// `bench deform` with the methods the device runs (jacobi, jgs2-jacobi; subspace step control):
+/// `bench deform` with the methods the device runs (jacobi, vbd, jgs2-jacobi, jgs2-gs; subspace step control):
 /// iterations per step and ms per iteration on each, the solutions' difference, device time per
 /// bare sweep; then a ≥ 1M-tet cantilever: 20 Jacobi sweeps on both (parity and ms per sweep), the
-/// device's iterations per step, and the CPU's VBD and Newton per iteration. Not `quick`: the
+/// device's iterations per step, JGS2's, and the CPU's VBD and Newton per iteration. Not `quick`: the
 /// large cases of runDeformLarge too. Returns 1 without a device. bench_deform.cpp.
 int runDeformGpu(std::ostream& out, bool csv, bool quick);
 
 /// `bench deform --large`: the large cases of the device table alone — a ≈100k-tet cantilever
 /// (precomputation, then every method's iterations per step and ms per iteration, the device's
-/// beside its CPU twin) and the ≥ 1M-tet one (no JGS2 row: its precomputation is out of reach).
+/// beside its CPU twin; JGS2's subspaces from the selected inverse and from the solves) and the
+/// ≥ 1M-tet one (JGS2 from the selected inverse only: the solves would take hours).
 /// Without a device, the CPU rows only. `which`: "" both, "98k" or "1m" one of them (a device
 /// session runs them in separate calls, each within its time limit). bench_deform.cpp.
 int runDeformLarge(std::ostream& out, bool csv, const std::string& which = "");

@@ -10,6 +10,8 @@
 # the small mechanism Jacobians of `bench kinematics` runs 10–20 % slower with it than with the
 # reference BLAS, so that benchmark's ratios against sparse-qr grew by as much; lu-nullspace does
 # not use BLAS.)
+# libblas-dev: the BLAS interface core/deform calls itself (selected_inverse.cpp), not only through
+# CHOLMOD.
 # libgomp1: GCC's OpenMP runtime, for the deformable solvers' parallel loops (core/deform/parallel.h;
 # build-essential's compiler brings it too).
 set -euo pipefail
@@ -18,7 +20,7 @@ PKGS=(
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqt6openglwidgets6 qt6-charts-dev
   libgl-dev libglx-dev libegl-dev
   libeigen3-dev libassimp-dev nlohmann-json3-dev libmuparser-dev libsuitesparse-dev
-  libopenblas0-pthread libgomp1
+  libblas-dev libopenblas0-pthread libgomp1
   liburdfdom-dev
   libtinyxml2-dev libsdformat-dev
   libspectra-dev

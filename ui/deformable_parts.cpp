@@ -68,7 +68,7 @@ bool DeformableParts::build(const MechanismSpec& spec, const Model& model, doubl
       if (ds.tolerance > 0) p.opt.tolerance = ds.tolerance;
       p.opt.cancelRequested = cancel_;
       if (deform::isJgs2(p.opt.method)) {
-        deform::Jgs2Options jo = deform::jgs2OptionsFor(p.opt.method, ds.modes);
+        deform::Jgs2Options jo = deform::jgs2OptionsFor(p.opt.method, ds.modes, p.model.freeCount());
         jo.cancelRequested = cancel_;
         if (progress_) jo.progress = progressReporter(ds.name);
         io::Jgs2CacheUse use;

@@ -216,7 +216,8 @@ int cmdDeform(const Args& argsIn) {
       if (deform::isJgs2(p.opt.method)) {
         io::Jgs2CacheUse use;
         p.jgs2 = std::make_unique<deform::Jgs2Data>(io::precomputeJgs2Cached(
-            p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? modesArg : ds.modes), cacheDir, &use));
+            p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? modesArg : ds.modes, p.m.freeCount()), cacheDir,
+            &use));
         if (!use.warning.empty())
           std::fprintf(stderr, "mechsim-cli: deform: part \"%s\": %s\n", p.name.c_str(), use.warning.c_str());
         if (!precomputed.empty()) precomputed += ", ";

@@ -6,6 +6,8 @@
 //    Y_i = H̄⁻¹ S_iᵀ; then Ḡ_i = −(S_i Y_i)⁻¹ (Eq. 21) and Ū_i = −Y_i Ḡ_i = Y_i (S_i Y_i)⁻¹ (Eq. 23):
 //    S_i Ū_i = I and (H̄ Ū_i)_C = 0, i.e. the complement's static response to a unit move of i
 //    (Eq. 8: Ū_{i,C} = −H̄_CC⁻¹ H̄_iCᵀ). The rest Schur complement is Sc̄_i = −Ḡ_i.
+//    For a large part (Jgs2Basis) Y_i is read instead from the selected inverse — the entries of
+//    H̄⁻¹ on the factor's pattern (selected_inverse.h) — on the vertices where it is known.
 // 3. Training poses: the lowest eigenvectors φ_t of H̄ (Spectra, shift-and-invert at σ = 0 through
 //    the same factorisation), with residuals g(t) = H̄ φ_t of the linearised problem.
 //    Jgs2Options::modalModes > trainingModes computes more modes in the same run for the modal
@@ -26,6 +28,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <numeric>
@@ -34,6 +37,7 @@
 
 #include "core/deform/nnls.h"
 #include "core/deform/parallel.h"
+#include "core/deform/selected_inverse.h"
 #include "core/deform/solver.h"
 
 namespace mechsim::deform {
@@ -154,7 +158,8 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   ElementCache c;
   evalElements(m, xr, c, true);
   const SpMat Hbar = assembleHessian(m, c);
-  const RestFactor llt(Hbar);
+  auto lltOwner = std::make_unique<RestFactor>(Hbar);  // freed once the subspaces no longer need it
+  RestFactor& llt = *lltOwner;
   if (llt.info() != Eigen::Success) throw std::runtime_error("JGS2: rest Hessian is not positive definite");
   d.factorSeconds = since(t);
   checkCancel(opt);
@@ -206,8 +211,9 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   for (int p = 0; p < allModes; ++p) {
     const VecX& ph = modes.col(p);
     d.modeValues[p] = ph.dot(residuals.col(p)) / ph.squaredNorm();  // Rayleigh quotient = λ_t
+    const double norm = ph.norm();  // once per mode: per vertex it cost O(T·nv·n), 12 min at 1M tets
     for (int a = 0; a < nv; ++a)
-      if (m.freeIndex[a] >= 0) d.modes.block(3 * a, p, 3, 1) = ph.segment<3>(3 * m.freeIndex[a]) / ph.norm();
+      if (m.freeIndex[a] >= 0) d.modes.block(3 * a, p, 3, 1) = ph.segment<3>(3 * m.freeIndex[a]) / norm;
   }
   d.restSchur.assign(9 * std::size_t(nv), 0.0);
   if (opt.denseBasis) d.dense.assign(nv, MatX());
@@ -223,21 +229,24 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   std::vector<int> count(nv, 0);
   double residualSum = 0;  // of the vertices' relative training residuals, in vertex order
 
-  // 4 for the free vertex with free index k, given its subspace's free-DOF rows Uf = Ū_i (n × 3),
-  // its rest Schur complement Sc = Ū_iᵀH̄Ū_i and full = Ū_iᵀ H̄ φ_t (3 × T, the training modes).
-  auto vertexSubspace = [&](int k, const MatX& Uf, const Mat3& Sc, const MatX& full, VertexCubature& out) {
+  // 4 for the free vertex with free index k, given its subspace Ū_i — `block(ka)` is its 3 × 3 block
+  // at the free vertex ka, null where it is not known (SelectedInverse) —, its rest Schur complement
+  // Sc = Ū_iᵀH̄Ū_i, full = Ū_iᵀ H̄ φ_t (3 × T, the training modes) and the remote elements the
+  // cubature may draw (null: every element not incident to i).
+  auto vertexSubspace = [&](int k, const std::function<const Mat3*(int)>& block, const Mat3& Sc, const MatX& full,
+                            const std::vector<int>* pool, VertexCubature& out) {
     const int v = m.freeVertices[k];
     for (int r = 0; r < 3; ++r)
       for (int col = 0; col < 3; ++col) d.restSchur[9 * std::size_t(v) + 3 * r + col] = Sc(r, col);
     auto Ublock = [&](int a) -> Mat3 {  // Ū_{i,a} (zero for prescribed vertices and for i itself)
       const int ka = m.freeIndex[a];
       if (ka < 0 || a == v) return Mat3::Zero();
-      return Uf.block<3, 3>(3 * ka, 0);
+      return *block(ka);  // known: the pool holds only elements whose blocks are
     };
     if (opt.denseBasis) {
       MatX U = MatX::Zero(3 * nv, 3);
       for (int a = 0; a < nv; ++a)
-        if (m.freeIndex[a] >= 0) U.block<3, 3>(3 * a, 0) = Uf.block<3, 3>(3 * m.freeIndex[a], 0);
+        if (m.freeIndex[a] >= 0) U.block<3, 3>(3 * a, 0) = *block(m.freeIndex[a]);
       d.dense[v] = std::move(U);
     }
 
@@ -283,7 +292,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
       for (int a : m.mesh.tets[tet]) {
         const int ka = m.freeIndex[a];
         if (ka < 0 || a == v) continue;
-        const Mat3 Ua = Uf.block<3, 3>(3 * ka, 0);
+        const Mat3 Ua = *block(ka);
         for (int p = 0; p < nModes; ++p)
           col.segment<3>(3 * p) += invVal[a] * scale[p] * (Ua.transpose() * residuals.block(3 * ka, p, 3, 1));
       }
@@ -298,19 +307,20 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
     // thread count.
     std::mt19937 rng(opt.seed * 7919u + static_cast<unsigned>(v));
     std::uniform_int_distribution<int> pick(0, nt - 1);
+    std::uniform_int_distribution<int> pickPool(0, pool ? std::max(0, static_cast<int>(pool->size()) - 1) : 0);
     std::vector<int> chosen;
     MatX A(3 * nModes, 0);
     VecX w;
     VecX r = target;
     const double bnorm = target.norm();
-    const int nonIncident = nt - (m.incidence.offset[v + 1] - m.incidence.offset[v]);
+    const int nonIncident = pool ? static_cast<int>(pool->size()) : nt - (m.incidence.offset[v + 1] - m.incidence.offset[v]);
     while (static_cast<int>(chosen.size()) < std::min(opt.cubatureElements, nonIncident) &&
            r.norm() > opt.cubatureTolerance * bnorm) {
       int best = -1;
       double bestScore = 0;
       VecX bestCol;
       for (int tries = 0; tries < opt.candidatesPerRound; ++tries) {
-        const int e = pick(rng);
+        const int e = pool ? (*pool)[pickPool(rng)] : pick(rng);
         if (incidentToV(e) || std::find(chosen.begin(), chosen.end(), e) != chosen.end()) continue;
         const VecX col = column(e);
         const double score = col.dot(r);
@@ -356,10 +366,105 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   // solve at a time with the vertices trained in parallel left the solves — most of the time on a
   // large part — on one core: 1.13× from one thread to two on the 12k-tet beam.) The cubatures are
   // appended in vertex order at the end (free indices follow vertex order).
-  const int block = std::max(1, std::min(64, static_cast<int>(32e6 / 8 / 3 / std::max(1, n))));
+  //
+  // With the selected inverse (Jgs2Basis) the solves are replaced by one pass of Takahashi's
+  // recurrence over the factor, after which the rest factor is freed; each vertex then gathers
+  // its blocks Y_{ai} = (H̄⁻¹)_{ai} from its three columns of the selected inverse, in the same
+  // blocks of vertices on all threads.
+  const bool selected = opt.subspaces == Jgs2Subspaces::Vertex &&
+                        (opt.basisFrom == Jgs2Basis::SelectedInverse ||
+                         (opt.basisFrom == Jgs2Basis::Auto && nf >= kSelectedInverseVertices));
+  if (selected && opt.denseBasis)
+    throw std::invalid_argument("JGS2: the selected inverse does not give the whole subspaces (denseBasis)");
+  d.basisFrom = selected ? Jgs2Basis::SelectedInverse : Jgs2Basis::Solves;
+  const int block = selected ? 64 : std::max(1, std::min(64, static_cast<int>(32e6 / 8 / 3 / std::max(1, n))));
   std::vector<VertexCubature> all(nf);
   if (opt.subspaces == Jgs2Subspaces::Vertex) {
     const int blocks = (nf + block - 1) / block;
+    std::unique_ptr<SelectedInverse> Zsel;
+    if (selected) {
+      report(opt, Jgs2Stage::Subspaces, 0.0);
+      Zsel = std::make_unique<SelectedInverse>(llt.factor(), [&] { checkCancel(opt); });
+      basisTime += Zsel->seconds();
+      lltOwner.reset();
+      checkCancel(opt);
+    }
+    // One thread's gathering of a vertex's blocks (selected inverse): Y[slot[ka]] is the block of
+    // free vertex ka, whole when mask[·] has its nine bits; tetMark flags the elements seen.
+    struct Gather {
+      std::vector<int> slot, mask, verts, tetMark, pool;
+      std::vector<Mat3> Y;
+      int mark = 0;
+    };
+    std::vector<Gather> gathers(selected ? static_cast<std::size_t>(threadCount()) : 0);
+    // The free vertices blockFirst … blockEnd−1 from the selected inverse Z: their blocks gathered
+    // from the three columns of Z (the time goes to the basis), then Eq. (21), (23) on them and the
+    // cubature, drawn from the remote elements whose vertices all have a whole block.
+    auto selectedBlock = [&](const SelectedInverse& Z, Gather& g, int blockFirst, int blockEnd, double& basisT,
+                             double& trainT) {
+      constexpr int kWhole = 0x1FF;
+      if (g.slot.empty()) {
+        g.slot.assign(nf, -1);
+        g.tetMark.assign(nt, 0);
+      }
+      for (int k = blockFirst; k < blockEnd; ++k) {
+        auto ts = Clock::now();
+        const int v = m.freeVertices[k];
+        g.verts.clear();
+        g.Y.clear();
+        g.mask.clear();
+        for (int c = 0; c < 3; ++c)
+          Z.forEachInColumn(3 * k + c, [&](int r, double value) {
+            const int ka = r / 3;
+            int& sl = g.slot[ka];
+            if (sl < 0) {
+              sl = static_cast<int>(g.verts.size());
+              g.verts.push_back(ka);
+              g.Y.push_back(Mat3::Zero());
+              g.mask.push_back(0);
+            }
+            g.Y[sl](r % 3, c) = value;
+            g.mask[sl] |= 1 << (3 * (r % 3) + c);
+          });
+        const int self = g.slot[k];
+        if (self < 0 || g.mask[self] != kWhole) throw std::logic_error("JGS2: a diagonal block is not in the selected inverse");
+        // Eq. (21), (23): Sc̄_i = (S_i H̄⁻¹ S_iᵀ)⁻¹ and Ū_{i,a} = (H̄⁻¹)_{ai} Sc̄_i.
+        const Mat3 Sc = g.Y[self].inverse();
+        for (std::size_t q = 0; q < g.Y.size(); ++q)
+          if (g.mask[q] == kWhole) g.Y[q] = g.Y[q] * Sc;
+        auto known = [&](int a) {
+          const int ka = m.freeIndex[a];
+          return ka < 0 || (g.slot[ka] >= 0 && g.mask[g.slot[ka]] == kWhole);
+        };
+        ++g.mark;  // i's own elements first, so that they are left out
+        for (int q = m.incidence.offset[v]; q < m.incidence.offset[v + 1]; ++q) g.tetMark[m.incidence.tet[q]] = g.mark;
+        g.pool.clear();
+        for (std::size_t q = 0; q < g.verts.size(); ++q) {
+          if (g.mask[q] != kWhole) continue;
+          const int a = m.freeVertices[g.verts[q]];
+          for (int p = m.incidence.offset[a]; p < m.incidence.offset[a + 1]; ++p) {
+            const int e = m.incidence.tet[p];
+            if (g.tetMark[e] == g.mark) continue;
+            g.tetMark[e] = g.mark;
+            const auto& tv = m.mesh.tets[e];
+            if (known(tv[0]) && known(tv[1]) && known(tv[2]) && known(tv[3])) g.pool.push_back(e);
+          }
+        }
+        const MatX full = Sc * modes.block(3 * k, 0, 3, nModes);
+        basisT += since(ts);
+        ts = Clock::now();
+        vertexSubspace(
+            k,
+            [&](int ka) -> const Mat3* {
+              const int sl = g.slot[ka];
+              if (sl < 0 || g.mask[sl] != kWhole) throw std::logic_error("JGS2: a neighbour's block is not in the selected inverse");
+              return &g.Y[sl];
+            },
+            Sc, full, &g.pool, all[k]);
+        for (int ka : g.verts) g.slot[ka] = -1;
+        trainT += since(ts);
+      }
+    };
     std::vector<std::unique_ptr<ThreadSolve>> solvers(static_cast<std::size_t>(threadCount()));
     std::vector<double> solveTime(solvers.size(), 0.0), trainTimes(solvers.size(), 0.0);
     std::atomic<int> done{0};
@@ -380,8 +485,13 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
           return;
         }
         if (th == 0) report(opt, Jgs2Stage::Subspaces, std::min(1.0, double(done) * block / nf));
-        if (!solvers[th]) solvers[th] = std::make_unique<ThreadSolve>(llt.factor());
         const int blockFirst = b * block, blockEnd = std::min(nf, blockFirst + block), size = blockEnd - blockFirst;
+        if (selected) {
+          selectedBlock(*Zsel, gathers[th], blockFirst, blockEnd, solveTime[th], trainTimes[th]);
+          ++done;
+          return;
+        }
+        if (!solvers[th]) solvers[th] = std::make_unique<ThreadSolve>(llt.factor());
         auto ts = Clock::now();
         MatX St = MatX::Zero(n, 3 * size);
         for (int j = blockFirst; j < blockEnd; ++j) St.block<3, 3>(3 * j, 3 * (j - blockFirst)).setIdentity();
@@ -396,7 +506,8 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
           const MatX Uf = Y * Sc;
           // Ū_iᵀ H̄ φ_t = Sc̄_i S_i φ_t, since H̄ Ū_i = S_iᵀ Sc̄_i (Eq. 23): O(T) instead of O(nT).
           const MatX full = Sc * modes.block(3 * k, 0, 3, nModes);
-          vertexSubspace(k, Uf, Sc, full, all[k]);
+          Mat3 Ua;
+          vertexSubspace(k, [&](int ka) { return &(Ua = Uf.block<3, 3>(3 * ka, 0)); }, Sc, full, nullptr, all[k]);
         }
         trainTimes[th] += since(ts);
         ++done;
@@ -480,7 +591,9 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
           Uf.block<3, 3>(3 * k, 0).setIdentity();
           const MatX rho = Hc * Uf;  // 3|c| × 3
           const Mat3 Sc = rho.middleRows(3 * (first + q), 3);
-          vertexSubspace(k, Uf, Sc, rho.transpose() * Mc, all[k]);
+          Mat3 Ua;
+          vertexSubspace(k, [&](int ka) { return &(Ua = Uf.block<3, 3>(3 * ka, 0)); }, Sc, rho.transpose() * Mc,
+                         nullptr, all[k]);
         });
         trainTime += since(t);
         done += size;

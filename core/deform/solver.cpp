@@ -57,9 +57,9 @@ const char* toString(Jgs2RhsForm f) {
   return "?";
 }
 
-Jgs2Options jgs2OptionsFor(Method method, int modes) {
+Jgs2Options jgs2OptionsFor(Method method, int modes, int freeVertices) {
   Jgs2Options o;
-  if (method == Method::Jgs2GaussSeidel) o.subspaces = Jgs2Subspaces::Colour;
+  if (method == Method::Jgs2GaussSeidel && freeVertices < kSelectedInverseVertices) o.subspaces = Jgs2Subspaces::Colour;
   o.modalModes = modes > 0 ? modes : kDefaultModalModes;
   return o;
 }
@@ -68,6 +68,15 @@ const char* toString(Jgs2Subspaces s) {
   switch (s) {
     case Jgs2Subspaces::Vertex: return "vertex";
     case Jgs2Subspaces::Colour: return "colour";
+  }
+  return "?";
+}
+
+const char* toString(Jgs2Basis b) {
+  switch (b) {
+    case Jgs2Basis::Solves: return "solves";
+    case Jgs2Basis::SelectedInverse: return "selected-inverse";
+    case Jgs2Basis::Auto: return "auto";
   }
   return "?";
 }

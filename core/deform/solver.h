@@ -97,6 +97,25 @@ const char* toString(Jgs2Coarse c);
 enum class Jgs2Subspaces { Vertex, Colour };
 const char* toString(Jgs2Subspaces s);
 
+/// Where the Vertex subspaces Ū_i = H̄⁻¹S_iᵀ(S_iH̄⁻¹S_iᵀ)⁻¹ (Eq. 19–23) come from.
+///   Solves          — three solves per vertex with the rest factor (blocks of vertices at once):
+///                     Ū_i whole, so the cubature draws its candidates among all remote elements.
+///                     O(n · nnz(L)): hours at 1M tets.
+///   SelectedInverse — the entries of H̄⁻¹ on the factor's pattern (Takahashi's recurrence,
+///                     selected_inverse.h), in about a factorisation's time: the blocks
+///                     (H̄⁻¹)_{ai} of the vertices a on i's row and column of the factor — its
+///                     neighbours and the separators the elimination fills in. Sc̄_i and those
+///                     blocks of Ū_i are the same as Solves'; the cubature draws its candidates
+///                     among the remote elements whose vertices all have their block.
+///   Auto            — SelectedInverse from kSelectedInverseVertices free vertices up, else Solves.
+/// Colour subspaces are made by their own solves whatever this says.
+enum class Jgs2Basis { Solves, SelectedInverse, Auto };
+const char* toString(Jgs2Basis b);
+/// Jgs2Basis::Auto's threshold (free vertices). Below it the solves take seconds (12k tets, 2.5k
+/// vertices: 2.4 s on two cores) and the cubature has every remote element to choose from; the
+/// 98k-tet cantilever (18.8k vertices) is above it: 105 s of solves there, 6 s of selected inverse.
+constexpr int kSelectedInverseVertices = 10000;
+
 /// The stages of JGS2's precomputation, as Jgs2Options::progress reports them.
 enum class Jgs2Stage { Factor, Modes, Subspaces };
 
@@ -113,6 +132,7 @@ struct Jgs2Options {
   /// How the Cubature variant forms its right-hand side (see Jgs2RhsForm).
   Jgs2RhsForm rhsForm = Jgs2RhsForm::Modal;
   Jgs2Subspaces subspaces = Jgs2Subspaces::Vertex;
+  Jgs2Basis basisFrom = Jgs2Basis::Auto;  // where the Vertex subspaces come from
   unsigned seed = 1;
   /// Asked between the precomputation's stages, its blocks of solves and the mode solver's
   /// iterations; returning true abandons it with Cancelled (the GUI's worker, when the part is
@@ -140,6 +160,7 @@ struct Jgs2Data {
   std::vector<double> restSchur;  // (9 nv) Sc̄_i = Ū_iᵀH̄Ū_i (Vertex: (S_i H̄⁻¹ S_iᵀ)⁻¹, Eq. 21: −Ḡ_i)
   Jgs2RhsForm rhsForm = Jgs2RhsForm::Modal;  // Jgs2Options::rhsForm used in training
   Jgs2Subspaces subspaces = Jgs2Subspaces::Vertex;  // Jgs2Options::subspaces used
+  Jgs2Basis basisFrom = Jgs2Basis::Solves;  // how the subspaces were made (never Auto)
   // Modal right-hand side: modes (3 nv × T, rest frame, unit norm, prescribed rows zero) and
   // their eigenvalues λ_t.
   MatX modes;
@@ -159,8 +180,11 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt = {});
 constexpr int kDefaultModalModes = 256;
 /// The precomputation a part stepped by `method` gets (the command line's and the GUI's): the
 /// defaults, a coarse space of `modes` rest modes (Jgs2Options::modalModes; at least the training
-/// modes; 0: kDefaultModalModes), and the colour sub-problems' subspaces for jgs2-gs (paper §6).
-Jgs2Options jgs2OptionsFor(Method method, int modes = 0);
+/// modes; 0: kDefaultModalModes), and the colour sub-problems' subspaces for jgs2-gs (paper §6) —
+/// unless the part has kSelectedInverseVertices free vertices or more (`freeVertices`): the colour
+/// subspaces are made by solves, three per vertex, and such a part gets the vertex subspaces from
+/// the selected inverse instead (Jgs2Basis), in seconds rather than minutes.
+Jgs2Options jgs2OptionsFor(Method method, int modes = 0, int freeVertices = 0);
 
 struct SolveOptions {
   Method method = Method::Newton;

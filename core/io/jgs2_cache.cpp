@@ -30,7 +30,7 @@ using deform::Jgs2Data;
 
 namespace {
 
-constexpr std::uint32_t kFormat = 1;
+constexpr std::uint32_t kFormat = 2;  // 2: the subspaces' source (Jgs2Data::basisFrom)
 constexpr char kMagic[] = "mechsim jgs2 cache";
 // Largest cache file read: a 1M-tet part with 256 modes is about 2.7 GB (1.1 GB of modes, about
 // 28 cubature entries of 300 bytes per vertex).
@@ -184,6 +184,7 @@ std::string jgs2CacheKey(const deform::DeformableModel& m, const deform::Jgs2Opt
   put(k, std::int32_t(opt.candidatesPerRound));
   put(k, std::int32_t(opt.rhsForm));
   put(k, std::int32_t(opt.subspaces));
+  put(k, std::int32_t(opt.basisFrom));
   put(k, std::uint32_t(opt.seed));
   return k;
 }
@@ -213,6 +214,7 @@ std::string encodeJgs2Cache(std::string_view key, const Jgs2Data& d) {
   putArray(s, d.restSchur.data(), d.restSchur.size());
   put(s, std::int32_t(d.rhsForm));
   put(s, std::int32_t(d.subspaces));
+  put(s, std::int32_t(d.basisFrom));
   put(s, std::uint64_t(d.modes.rows()));
   put(s, std::uint64_t(d.modes.cols()));
   putArray(s, d.modes.data(), static_cast<std::size_t>(d.modes.size()));
@@ -268,13 +270,16 @@ std::optional<Jgs2Data> decodeJgs2Cache(std::string_view bytes, std::string_view
   if (!r.take(n, "Schur complements") || n != 9 * nv) return no(r.error.empty() ? "Schur complements do not fit" : r.error);
   if (!r.takeArray(d.restSchur, n, "Schur complements")) return no(r.error);
   if (!allFinite(d.restSchur.data(), d.restSchur.size())) return no("a Schur complement is not finite");
-  std::int32_t rhs = 0, subspaces = 0;
-  if (!r.take(rhs, "the variant") || !r.take(subspaces, "the variant")) return no(r.error);
+  std::int32_t rhs = 0, subspaces = 0, basisFrom = 0;
+  if (!r.take(rhs, "the variant") || !r.take(subspaces, "the variant") || !r.take(basisFrom, "the variant"))
+    return no(r.error);
   if (rhs < 0 || rhs > int(deform::Jgs2RhsForm::Modal) || subspaces < 0 ||
-      subspaces > int(deform::Jgs2Subspaces::Colour))
+      subspaces > int(deform::Jgs2Subspaces::Colour) || basisFrom < 0 ||
+      basisFrom > int(deform::Jgs2Basis::SelectedInverse))
     return no("unknown variant");
   d.rhsForm = deform::Jgs2RhsForm(rhs);
   d.subspaces = deform::Jgs2Subspaces(subspaces);
+  d.basisFrom = deform::Jgs2Basis(basisFrom);
   std::uint64_t rows = 0, cols = 0;
   if (!r.take(rows, "modes") || !r.take(cols, "modes")) return no(r.error);
   // The precomputation always keeps at least one mode (the modal split needs them).

@@ -5,13 +5,15 @@
 // complement solve of Eq. (8) by a dense decomposition, and the colour subspaces of §6 likewise; every per-vertex method converging to
 // Newton's minimiser; attachments following a body pose; a cancel request stopping every solver
 // after the iteration it is made in, and the JGS2 precomputation at its next check; the
-// precomputation's progress reports; jgs2-jacobi's coarse-first step on a struck bar.
+// precomputation's progress reports; jgs2-jacobi's coarse-first step on a struck bar; the selected
+// inverse (Takahashi) against the dense inverse, and the subspaces made from it against the solves'.
 #include <QtTest>
 #include <random>
 
 #include <Eigen/Dense>
 
 #include "core/deform/nnls.h"
+#include "core/deform/selected_inverse.h"
 #include "core/deform/solver.h"
 #include "deform_fixture.h"
 #include "core/deform/sweep.h"
@@ -313,6 +315,129 @@ class TestDeformSolvers : public QObject {
     oj.method = Method::Jgs2Jacobi;
     VecX x = x0;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, minimise(m, &d, oj, z, x));
+  }
+
+  void selectedInverseEqualsTheDenseInverseOnTheFactorsPattern() {
+    // Takahashi's recurrence by supernodes against the dense inverse, on the rest Hessian of a
+    // beam long enough that the factor's pattern is not the whole matrix.
+    const DeformableModel m = cantilever(1e5, 24, 2);
+    ElementCache c;
+    const MatX H = denseRestHessian(m, c);
+    const SpMat Hs = H.sparseView();
+    const int n = static_cast<int>(H.rows());
+    const MatX Hinv = H.ldlt().solve(MatX::Identity(n, n));
+    const double scale = Hinv.cwiseAbs().maxCoeff();
+    const SelectedInverse Z(Hs);
+    QCOMPARE(Z.size(), n);
+    std::size_t known = 0;
+    double err = 0;
+    for (int col = 0; col < n; ++col) {
+      std::vector<int> seen(n, 0);
+      Z.forEachInColumn(col, [&](int r, double v) {
+        ++seen[r];
+        err = std::max(err, std::abs(v - Hinv(r, col)));
+        bool k = false;
+        QCOMPARE(Z(r, col, &k), v);  // the same entry by lookup, from either side
+        QVERIFY(k);
+        QCOMPARE(Z(col, r), v);
+      });
+      for (int r = 0; r < n; ++r) {
+        QVERIFY2(seen[r] <= 1, "an entry visited twice");
+        if (H(r, col) != 0) QVERIFY2(seen[r] == 1, "a nonzero of A is not on the factor's pattern");
+        if (!seen[r]) {
+          bool k = true;
+          Z(r, col, &k);
+          QVERIFY(!k);
+        }
+        known += static_cast<std::size_t>(seen[r]);
+      }
+    }
+    qInfo("selected inverse: %zu of %d entries known, largest difference from the dense inverse %.2e (of %.2e)",
+          known, n * n, err, scale);
+    QVERIFY2(err < 1e-12 * scale, qPrintable(QString::number(err / scale)));
+    QVERIFY(known < std::size_t(n) * std::size_t(n) / 2);  // the test is about a pattern, not the whole inverse
+  }
+
+  void selectedInverseSubspacesMatchTheSolves() {
+    // The subspaces from the selected inverse (Jgs2Basis::SelectedInverse) are the solves' where
+    // they are known: the same rest Schur complements, and every cubature element's blocks of Ū_i
+    // equal to the whole Ū_i's (Eq. 23). Solving with them reaches Newton's minimiser.
+    const DeformableModel m = cantilever(1e5, 24, 2);
+    Jgs2Options whole;
+    whole.denseBasis = true;
+    whole.basisFrom = Jgs2Basis::Solves;
+    const Jgs2Data ds = precomputeJgs2(m, whole);
+    QCOMPARE(ds.basisFrom, Jgs2Basis::Solves);
+    QCOMPARE(precomputeJgs2(m).basisFrom, Jgs2Basis::Solves);  // Auto, below kSelectedInverseVertices
+    Jgs2Options jo;
+    jo.basisFrom = Jgs2Basis::SelectedInverse;
+    const Jgs2Data d = precomputeJgs2(m, jo);
+    QCOMPARE(d.basisFrom, Jgs2Basis::SelectedInverse);
+    double schurErr = 0, basisErr = 0, basisScale = 0;
+    for (std::size_t q = 0; q < d.restSchur.size(); ++q) schurErr = std::max(schurErr, std::abs(d.restSchur[q] - ds.restSchur[q]));
+    const double schurScale = *std::max_element(ds.restSchur.begin(), ds.restSchur.end());
+    int remoteTotal = 0;
+    for (int v = 0; v < m.vertexCount(); ++v) {
+      int remote = 0;
+      for (int q = d.offset[v]; q < d.offset[v + 1]; ++q) {
+        QVERIFY(d.weight[q] > 0);
+        const auto& e = m.mesh.tets[d.tet[q]];
+        bool inc = false;
+        for (int a = 0; a < 4; ++a) {
+          inc = inc || e[a] == v;
+          for (int r = 0; r < 3; ++r)
+            for (int col = 0; col < 3; ++col) {
+              const double got = d.basis[36 * std::size_t(q) + 9 * a + 3 * r + col];
+              const double want = e[a] == v || m.freeIndex[e[a]] < 0 ? 0.0 : ds.dense[v](3 * e[a] + r, col);
+              basisErr = std::max(basisErr, std::abs(got - want));
+              basisScale = std::max(basisScale, std::abs(want));
+            }
+        }
+        if (inc) QCOMPARE(d.weight[q], 1.0);
+        else ++remote;
+      }
+      QVERIFY(remote <= jo.cubatureElements);
+      remoteTotal += remote;
+    }
+    qInfo("selected inverse: rest Schur complements within %.2e, basis blocks within %.2e (of %.2e); %d remote "
+          "cubature elements (solves: %zu entries in all); training residual %.3f (solves %.3f)",
+          schurErr / schurScale, basisErr, basisScale, remoteTotal, ds.tet.size(), d.trainingResidual,
+          ds.trainingResidual);
+    QVERIFY2(schurErr < 1e-10 * schurScale, qPrintable(QString::number(schurErr / schurScale)));
+    QVERIFY2(basisErr < 1e-10 * basisScale, qPrintable(QString::number(basisErr / basisScale)));
+    QVERIFY(remoteTotal > m.freeCount());  // the pool is not empty: remote elements were chosen
+
+    auto [z, x0] = firstStep(m);
+    VecX xref = x0;
+    SolveOptions on;
+    on.tolerance = 1e-12;
+    QVERIFY(solveNewton(m, on, z, xref).converged);
+    for (Method method : {Method::Jgs2Jacobi, Method::Jgs2GaussSeidel}) {
+      int its[2];
+      for (int which = 0; which < 2; ++which) {
+        SolveOptions o;
+        o.method = method;
+        o.tolerance = 1e-12;
+        o.maxIterations = 5000;
+        o.acceleration = Acceleration::Subspace;
+        VecX x = x0;
+        const SolveStats st = minimise(m, which ? &d : &ds, o, z, x);
+        const double err = (x - xref).norm() / (xref - x0).norm();
+        QVERIFY(st.converged);
+        QVERIFY2(err < 1e-5, qPrintable(QString::number(err)));
+        its[which] = st.iterations;
+      }
+      qInfo("%s + subspace to 1e-12: %d iterations with the solves' subspaces, %d with the selected inverse's",
+            toString(method), its[0], its[1]);
+    }
+    Jgs2Options both = jo;
+    both.denseBasis = true;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, precomputeJgs2(m, both));
+    // The command line's and the GUI's jgs2-gs: colour subspaces (solves), but for a large part the
+    // vertex subspaces, which the selected inverse makes.
+    QCOMPARE(jgs2OptionsFor(Method::Jgs2GaussSeidel, 0, kSelectedInverseVertices - 1).subspaces, Jgs2Subspaces::Colour);
+    QCOMPARE(jgs2OptionsFor(Method::Jgs2GaussSeidel, 0, kSelectedInverseVertices).subspaces, Jgs2Subspaces::Vertex);
+    QCOMPARE(jgs2OptionsFor(Method::Jgs2GaussSeidel, 0, kSelectedInverseVertices).basisFrom, Jgs2Basis::Auto);
   }
 
   void everyMethodReachesNewtonsMinimiser() {

@@ -31,7 +31,7 @@ Jgs2Options smallOptions() {
 
 bool sameData(const Jgs2Data& a, const Jgs2Data& b) {
   return a.offset == b.offset && a.tet == b.tet && a.weight == b.weight && a.basis == b.basis &&
-         a.restSchur == b.restSchur && a.rhsForm == b.rhsForm && a.subspaces == b.subspaces &&
+         a.restSchur == b.restSchur && a.rhsForm == b.rhsForm && a.subspaces == b.subspaces && a.basisFrom == b.basisFrom &&
          a.modes.rows() == b.modes.rows() && a.modes.cols() == b.modes.cols() &&
          std::memcmp(a.modes.data(), b.modes.data(), sizeof(double) * a.modes.size()) == 0 &&
          a.modeValues.size() == b.modeValues.size() &&
@@ -89,6 +89,15 @@ class TestJgs2Cache : public QObject {
     QVERIFY(fresh.weight == read.weight && fresh.basis == read.basis && fresh.restSchur == read.restSchur);
     QVERIFY(fresh.modes == read.modes && fresh.modeValues == read.modeValues);
     QVERIFY(stagesComputing >= 3);
+    // The subspaces' source is kept: a precomputation from the selected inverse reads back as one.
+    Jgs2Options os = smallOptions();
+    os.basisFrom = deform::Jgs2Basis::SelectedInverse;
+    const Jgs2Data sel = io::precomputeJgs2Cached(model_, os, cache, &use);
+    QVERIFY(use.result == io::Jgs2CacheUse::Result::Computed);
+    QCOMPARE(sel.basisFrom, deform::Jgs2Basis::SelectedInverse);
+    const Jgs2Data selRead = io::precomputeJgs2Cached(model_, os, cache, &use);
+    QVERIFY(use.result == io::Jgs2CacheUse::Result::Read);
+    QVERIFY(sameData(selRead, sel));
     // An empty folder bypasses the cache; so do dense subspaces.
     io::precomputeJgs2Cached(model_, o, "", &use);
     QVERIFY(use.result == io::Jgs2CacheUse::Result::Off && use.path.empty());
@@ -126,6 +135,7 @@ class TestJgs2Cache : public QObject {
         {"candidates", [](auto&, auto& j) { j.candidatesPerRound = 32; }},
         {"rhs", [](auto&, auto& j) { j.rhsForm = deform::Jgs2RhsForm::Element; }},
         {"subspaces", [](auto&, auto& j) { j.subspaces = deform::Jgs2Subspaces::Colour; }},
+        {"basis", [](auto&, auto& j) { j.basisFrom = deform::Jgs2Basis::SelectedInverse; }},
         {"seed", [](auto&, auto& j) { j.seed = 2; }},
     };
     for (auto& [name, change] : changes) {
@@ -184,7 +194,7 @@ class TestJgs2Cache : public QObject {
     std::string offsetsBack = good;  // offsets that go backwards
     const int beyond = static_cast<int>(entries) + 1;  // above the last offset
     std::memcpy(offsetsBack.data() + data + 8 + 4, &beyond, 4);
-    const std::size_t colsAt = basisAt + 36 * 8 * entries + 8 + 72 * model_.vertexCount() + 4 + 4 + 8;
+    const std::size_t colsAt = basisAt + 36 * 8 * entries + 8 + 72 * model_.vertexCount() + 4 + 4 + 4 + 8;
     std::uint64_t cols;
     std::memcpy(&cols, good.data() + colsAt, 8);
     QCOMPARE(cols, std::uint64_t(32));  // where the mode count is
