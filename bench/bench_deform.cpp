@@ -822,7 +822,7 @@ void cpuOnly(DeviceTable& tab, const Scene& s, const Jgs2Data* data, const Solve
 /// One line on a JGS2 precomputation and its stages (text output only).
 void printPrecomputation(DeviceTable& tab, const std::string& cn, const Jgs2Data& d) {
   if (tab.csv) return;
-  tab.out << "\n" << cn << ": JGS2 precomputation, subspaces from the " << toString(d.basisFrom) << ": " << std::fixed
+  tab.out << "\n" << cn << ": JGS2 precomputation (subspaces: " << toString(d.basisFrom) << "): " << std::fixed
           << std::setprecision(1) << d.totalSeconds << " s (factorisation " << d.factorSeconds << ", subspaces "
           << d.basisSeconds << ", modes " << d.modesSeconds << ", cubature " << d.trainSeconds << "; training residual "
           << std::setprecision(3) << d.trainingResidual << ")\n";
