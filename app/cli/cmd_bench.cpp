@@ -34,7 +34,8 @@ int cmdBench(const Args& args) {
   // --quick shortens the two long benchmarks only; any other option is a usage error (not ignored:
   // a misspelt flag must not start a quarter-hour run).
   const bool hasQuick = pos[0] == "deform" || pos[0] == "contact";
-  // deform: --large, or --large=98k / --large=1m for one of its two cases.
+  // deform: --large, or --large=98k / --large=1m for one of its two cases (--large=strap: the thin
+  // strap study, not part of --large).
   std::string largeCase;
   bool large = false;
   for (const auto& a : args)
@@ -44,7 +45,8 @@ int cmdBench(const Args& args) {
     }
   for (const auto& a : args)
     if (a.rfind("--", 0) == 0 && a != "--csv" && !(hasQuick && a == "--quick") &&
-        !(pos[0] == "deform" && (a == "--gpu" || a == "--large" || a == "--large=98k" || a == "--large=1m"))) {
+        !(pos[0] == "deform" && (a == "--gpu" || a == "--large" || a == "--large=98k" || a == "--large=1m" ||
+                                  a == "--large=strap"))) {
       std::fprintf(stderr, "mechsim-cli: bench %s: unknown option '%s'\nusage: %s\n", pos[0].c_str(), a.c_str(),
                    commandUsage("bench"));
       return 2;
