@@ -830,6 +830,22 @@ void printPrecomputation(DeviceTable& tab, const std::string& cn, const Jgs2Data
   tab.out.precision(6);
 }
 
+/// JGS2's precomputation of a large case twice, with kModalModes modes: the vertex subspaces from
+/// the selected inverse (first) and from the solves (second), each printed.
+std::pair<Jgs2Data, Jgs2Data> precomputeBothWays(DeviceTable& tab, const std::string& cn, const DeformableModel& m) {
+  std::pair<Jgs2Data, Jgs2Data> both;
+  for (const auto& [basis, text, data] : {std::tuple{Jgs2Basis::SelectedInverse, "selected inverse", &both.first},
+                                          std::tuple{Jgs2Basis::Solves, "solves", &both.second}}) {
+    std::cerr << "bench deform: " << cn << ": JGS2 precomputation (" << kModalModes << " modes, " << text << ") ...\n";
+    Jgs2Options o;
+    o.modalModes = kModalModes;
+    o.basisFrom = basis;
+    *data = precomputeJgs2(m, o);
+    printPrecomputation(tab, cn, *data);
+  }
+  return both;
+}
+
 /// The ≈100k-tet cantilever at 20× (64 × 16 × 16 cells: 98,304 tets, 18,785 vertices) — the largest
 /// beam of these tables on which JGS2's subspaces can also be made by the solves (three per vertex
 /// with the full factor, eq. 19-23: 56k solves, minutes): the precomputation from the selected
@@ -845,17 +861,7 @@ void runHundredThousandCase(DeviceTable& tab) {
   const std::string cn = "cantilever-20x-98k";
   std::cerr << "bench deform: " << cn << " (" << m.tetCount() << " tets): Newton warm-up ...\n";
   const auto [x, v, xRef, t] = warmStart(s, 3);
-  std::cerr << "bench deform: " << cn << ": JGS2 precomputation (" << kModalModes << " modes, selected inverse) ...\n";
-  Jgs2Options jo;
-  jo.modalModes = kModalModes;
-  jo.basisFrom = Jgs2Basis::SelectedInverse;
-  const Jgs2Data jgs2 = precomputeJgs2(m, jo);
-  printPrecomputation(tab, cn, jgs2);
-  std::cerr << "bench deform: " << cn << ": JGS2 precomputation (" << kModalModes << " modes, solves) ...\n";
-  Jgs2Options js = jo;
-  js.basisFrom = Jgs2Basis::Solves;
-  const Jgs2Data jgs2Solves = precomputeJgs2(m, js);
-  printPrecomputation(tab, cn, jgs2Solves);
+  const auto [jgs2, jgs2Solves] = precomputeBothWays(tab, cn, m);
   const int cap = 500, steps = 1;
   Row label;
   label.caseName = cn;
@@ -931,17 +937,7 @@ void runThinStrapCase(DeviceTable& tab) {
   const std::string cn = "strap-twisted-123k";
   std::cerr << "bench deform: " << cn << " (" << m.tetCount() << " tets): Newton warm-up ...\n";
   const auto [x, v, xRef, t] = warmStart(s, 25);
-  Jgs2Options jo;
-  jo.modalModes = kModalModes;
-  jo.basisFrom = Jgs2Basis::SelectedInverse;
-  std::cerr << "bench deform: " << cn << ": JGS2 precomputation (" << kModalModes << " modes, selected inverse) ...\n";
-  const Jgs2Data jgs2 = precomputeJgs2(m, jo);
-  printPrecomputation(tab, cn, jgs2);
-  Jgs2Options js = jo;
-  js.basisFrom = Jgs2Basis::Solves;
-  std::cerr << "bench deform: " << cn << ": JGS2 precomputation (" << kModalModes << " modes, solves) ...\n";
-  const Jgs2Data jgs2Solves = precomputeJgs2(m, js);
-  printPrecomputation(tab, cn, jgs2Solves);
+  const auto [jgs2, jgs2Solves] = precomputeBothWays(tab, cn, m);
   const int steps = 2;
   Row label;
   label.caseName = cn;
