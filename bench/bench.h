@@ -41,10 +41,15 @@ int runDeformGpu(std::ostream& out, bool csv, bool quick);
 /// beside its CPU twin; JGS2's subspaces from the selected inverse and from the solves) and the
 /// ≥ 1M-tet one (JGS2 from the selected inverse only: the solves would take hours).
 /// Without a device, the CPU rows only. `which`: "" both, "98k" or "1m" one of them (a device
-/// session runs them in separate calls, each within its time limit). bench_deform.cpp.
+/// session runs them in separate calls, each within its time limit); "strap" a CPU study apart, not
+/// among "" — a 123k-tet thin strap twisted about its axis, JGS2's subspaces from the selected
+/// inverse beside those from the solves, with vbd and newton. bench_deform.cpp.
 int runDeformLarge(std::ostream& out, bool csv, const std::string& which = "");
-/// Whether `--large=WHICH` names a case of runDeformLarge ("", "98k", "1m").
-bool isLargeCase(const std::string& which);
+/// Whether `--large=WHICH` names a case of runDeformLarge ("", "98k", "1m", "strap"); inline, so
+/// that the command line checks its options with it in builds without the benchmarks too.
+inline bool isLargeCase(const std::string& which) {
+  return which.empty() || which == "98k" || which == "1m" || which == "strap";
+}
 
 /// `bench contact`: paper 000 Table 1 (sweeps and time to RES < 1e-4 at step 100, frictionless) and
 /// Table 2 (1000 steps × 200 sweeps with friction; `quick`: 100 steps) on Pool 1, Pool 2 and

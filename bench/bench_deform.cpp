@@ -1148,10 +1148,6 @@ int runDeformGpu(std::ostream&, bool, bool) {
 }
 #endif
 
-bool isLargeCase(const std::string& which) {
-  return which.empty() || which == "98k" || which == "1m" || which == "strap";
-}
-
 int runDeformLarge(std::ostream& out, bool csv, const std::string& which) {
   if (!isLargeCase(which)) {
     std::cerr << "bench deform --large=" << which << ": no such case (98k, 1m, strap)\n";

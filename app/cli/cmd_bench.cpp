@@ -4,11 +4,9 @@
 #include <iostream>
 #include <string>
 
+#include "bench/bench.h"  // isLargeCase (inline) in every build; the run* functions with MECHSIM_HAVE_BENCH
 #include "cli/commands.h"
 #include "data_root.h"
-#ifdef MECHSIM_HAVE_BENCH
-#include "bench/bench.h"
-#endif
 
 namespace mechsim::cli {
 
@@ -34,7 +32,7 @@ int cmdBench(const Args& args) {
   // --quick shortens the two long benchmarks only; any other option is a usage error (not ignored:
   // a misspelt flag must not start a quarter-hour run).
   const bool hasQuick = pos[0] == "deform" || pos[0] == "contact";
-  // deform: --large, or --large=98k / --large=1m for one of its two cases (--large=strap: the thin
+  // deform: --large, or --large=CASE for one case (bench::isLargeCase: 98k, 1m; strap, the thin
   // strap study, not part of --large).
   std::string largeCase;
   bool large = false;
@@ -45,8 +43,8 @@ int cmdBench(const Args& args) {
     }
   for (const auto& a : args)
     if (a.rfind("--", 0) == 0 && a != "--csv" && !(hasQuick && a == "--quick") &&
-        !(pos[0] == "deform" && (a == "--gpu" || a == "--large" || a == "--large=98k" || a == "--large=1m" ||
-                                  a == "--large=strap"))) {
+        !(pos[0] == "deform" && (a == "--gpu" || a == "--large" ||
+                                  (a.size() > 8 && a.rfind("--large=", 0) == 0 && bench::isLargeCase(a.substr(8)))))) {
       std::fprintf(stderr, "mechsim-cli: bench %s: unknown option '%s'\nusage: %s\n", pos[0].c_str(), a.c_str(),
                    commandUsage("bench"));
       return 2;
