@@ -187,6 +187,18 @@ double precomputeSeconds(const Jgs2Data& d, bool cubatureTerms) {
   return cubatureTerms ? d.totalSeconds : d.factorSeconds + d.modesSeconds;
 }
 
+/// Options of one step's solve by `method` to ||dx|| < 1e-4 (SolveOptions' tolerance) in at most
+/// maxIts iterations, with the step control `acc`; coarseFirst as in SolveOptions (jgs2-jacobi's
+/// coarse part first, or "joint").
+SolveOptions solveTo(Method method, int maxIts, Acceleration acc = Acceleration::Subspace, bool coarseFirst = true) {
+  SolveOptions o;
+  o.method = method;
+  o.acceleration = acc;
+  o.maxIterations = maxIts;
+  o.coarseFirst = coarseFirst;
+  return o;
+}
+
 /// Runs `steps` steps of `minimise` (a solver of one step's E, CPU or device) from (x0, v0) at
 /// time t0 and fills r's iterations per step, time per iteration, converged steps and the first
 /// step's error against xRef. A diverged or capped step ends the trajectory.
@@ -508,10 +520,7 @@ int runDeform(std::ostream& out, bool csv, bool quick) {
         // iteration including the per-iteration host decisions.
         for (const auto& [name, method] : {std::pair{"jacobi", Method::Jacobi}, std::pair{"jgs2-jacobi", Method::Jgs2Jacobi}}) {
           gpu::DeviceSolver ds(m, &jgs2, method);
-          SolveOptions o;
-          o.method = method;
-          o.acceleration = Acceleration::Subspace;
-          o.maxIterations = vbdCap;
+          const SolveOptions o = solveTo(method, vbdCap);
           Row r;
           r.method = name;
           runSteps(
@@ -868,14 +877,6 @@ void runHundredThousandCase(DeviceTable& tab) {
   label.stiffness = 20;
   label.tets = m.tetCount();
   const std::string modal = "modal" + std::to_string(kModalModes);
-  auto options = [&](Method method, Acceleration acc, int maxIts, bool coarseFirst = true) {
-    SolveOptions o;
-    o.method = method;
-    o.acceleration = acc;
-    o.maxIterations = maxIts;
-    o.coarseFirst = coarseFirst;
-    return o;
-  };
   // jgs2-jacobi in both forms: its coarse part first (the default) and the joint form; the
   // Gauss–Seidel methods colour by colour.
   for (const auto& [name, method, data, first] :
@@ -889,7 +890,7 @@ void runHundredThousandCase(DeviceTable& tab) {
     l.method = name;
     l.variant = data ? modal + (first ? "+subspace" : "+subspace joint") : "subspace";
     l.precompute = data ? jgs2.totalSeconds : 0;
-    cpuAndDevice(tab, s, data, method, options(method, Acceleration::Subspace, cap, first), x, v, t, steps, xRef, l);
+    cpuAndDevice(tab, s, data, method, solveTo(method, cap, Acceleration::Subspace, first), x, v, t, steps, xRef, l);
     if (first) deviceSweeps(tab, s, data, method, x, v, t + m.h, l);
   }
   // The same two JGS2 forms with the subspaces of the solves (the CPU only: the device's sweep is
@@ -900,13 +901,13 @@ void runHundredThousandCase(DeviceTable& tab) {
     l.method = name;
     l.variant = modal + "+subspace solves";
     l.precompute = jgs2Solves.totalSeconds;
-    cpuOnly(tab, s, &jgs2Solves, options(method, Acceleration::Subspace, cap), x, v, t, steps, xRef, l);
+    cpuOnly(tab, s, &jgs2Solves, solveTo(method, cap), x, v, t, steps, xRef, l);
   }
   std::cerr << "bench deform: " << cn << " newton ...\n";
   {
     Row l = label;
     l.method = "newton";
-    cpuOnly(tab, s, nullptr, options(Method::Newton, Acceleration::None, 100), x, v, t, steps, xRef, l);
+    cpuOnly(tab, s, nullptr, solveTo(Method::Newton, 100, Acceleration::None), x, v, t, steps, xRef, l);
   }
   tab.flush();
 }
@@ -944,13 +945,6 @@ void runThinStrapCase(DeviceTable& tab) {
   label.stiffness = 1;
   label.tets = m.tetCount();
   const std::string modal = "modal" + std::to_string(kModalModes);
-  auto options = [](Method method, Acceleration acc, int maxIts) {
-    SolveOptions o;
-    o.method = method;
-    o.acceleration = acc;
-    o.maxIterations = maxIts;
-    return o;
-  };
   for (const auto& [name, method] : {std::pair{"jgs2-jacobi", Method::Jgs2Jacobi}, std::pair{"jgs2-gs", Method::Jgs2GaussSeidel}})
     for (const auto& [data, source] : {std::pair{&jgs2, "selected-inverse"}, std::pair{&jgs2Solves, "solves"}}) {
       std::cerr << "bench deform: " << cn << " " << name << " (" << source << ") ...\n";
@@ -958,14 +952,14 @@ void runThinStrapCase(DeviceTable& tab) {
       l.method = name;
       l.variant = modal + "+subspace " + source;
       l.precompute = data->totalSeconds;
-      cpuOnly(tab, s, data, options(method, Acceleration::Subspace, 500), x, v, t, steps, xRef, l);
+      cpuOnly(tab, s, data, solveTo(method, 500), x, v, t, steps, xRef, l);
     }
   for (const auto& [name, method, maxIts] : {std::tuple{"vbd", Method::Vbd, 2000}, std::tuple{"newton", Method::Newton, 100}}) {
     std::cerr << "bench deform: " << cn << " " << name << " ...\n";
     Row l = label;
     l.method = name;
     l.variant = method == Method::Vbd ? "subspace" : "";
-    cpuOnly(tab, s, nullptr, options(method, method == Method::Vbd ? Acceleration::Subspace : Acceleration::None, maxIts), x,
+    cpuOnly(tab, s, nullptr, solveTo(method, maxIts, method == Method::Vbd ? Acceleration::Subspace : Acceleration::None), x,
             v, t, steps, xRef, l);
   }
   tab.flush();
@@ -1021,10 +1015,7 @@ void runMillionCase(DeviceTable& tab) {
 #ifdef MECHSIM_HAVE_CUDA
   if (haveDevice()) try {
       gpu::DeviceSolver ds(m, nullptr, Method::Jacobi);
-      SolveOptions o;
-      o.method = Method::Jacobi;
-      o.acceleration = Acceleration::Subspace;
-      o.maxIterations = 5000;
+      const SolveOptions o = solveTo(Method::Jacobi, 5000);
       Row r = label;
       runSteps(s, [&](const VecX& z, VecX& xs) { return ds.minimise(m, o, z, xs); }, x, v, 0, 1, none, r);
       r.variant = "subspace";
@@ -1050,10 +1041,7 @@ void runMillionCase(DeviceTable& tab) {
   printPrecomputation(tab, cn, jgs2);
   for (const auto& [name, method] : {std::pair{"jgs2-jacobi", Method::Jgs2Jacobi}, std::pair{"jgs2-gs", Method::Jgs2GaussSeidel}}) {
     std::cerr << "bench deform: " << cn << " " << name << " ...\n";
-    SolveOptions o;
-    o.method = method;
-    o.acceleration = Acceleration::Subspace;
-    o.maxIterations = 500;
+    const SolveOptions o = solveTo(method, 500);
     Row l = label;
     l.method = name;
     l.variant = "modal" + std::to_string(kMillionModes) + "+subspace";
@@ -1116,11 +1104,7 @@ int runDeformGpu(std::ostream& out, bool csv, bool quick) {
                                                 std::tuple{"jgs2-jacobi", Method::Jgs2Jacobi, false},
                                                 std::tuple{"jgs2-gs", Method::Jgs2GaussSeidel, true}}) {
         const Jgs2Data& data = method == Method::Jgs2GaussSeidel ? jgs2Colour : jgs2;
-        SolveOptions o;
-        o.method = method;
-        o.acceleration = Acceleration::Subspace;
-        o.coarseFirst = first;
-        o.maxIterations = cap;
+        const SolveOptions o = solveTo(method, cap, Acceleration::Subspace, first);
         Row l;
         l.caseName = cn.str();
         l.method = name;
