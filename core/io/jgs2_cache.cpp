@@ -106,8 +106,8 @@ bool allFinite(const double* p, std::size_t n) {
   return true;
 }
 
-/// Keeps the folder's cache files within kJgs2CacheBudget, least recently used first; `keep` stays.
-void evict(const fs::path& dir, const fs::path& keep) {
+/// Keeps the folder's cache files within `budget` bytes, least recently used first; `keep` stays.
+void evict(const fs::path& dir, const fs::path& keep, std::uintmax_t budget) {
   struct Entry {
     fs::file_time_type time;
     std::uintmax_t size;
@@ -129,7 +129,7 @@ void evict(const fs::path& dir, const fs::path& keep) {
   }
   std::sort(files.begin(), files.end(), [](const Entry& a, const Entry& b) { return a.time < b.time; });
   for (const Entry& f : files) {
-    if (total <= kJgs2CacheBudget) break;
+    if (total <= budget) break;
     if (f.path == keep) continue;
     std::error_code e;
     if (fs::remove(f.path, e)) total -= f.size;
@@ -137,6 +137,16 @@ void evict(const fs::path& dir, const fs::path& keep) {
 }
 
 }  // namespace
+
+std::uintmax_t jgs2CacheBudget(std::string* warning) {
+  const char* env = std::getenv("MECHSIM_CACHE_MAX");
+  if (!env || !*env) return kJgs2CacheBudget;
+  if (const auto bytes = parseByteSize(env)) return *bytes;
+  if (warning)
+    *warning = std::string("MECHSIM_CACHE_MAX=\"") + env + "\" is not a size (such as 8G or 500M); the cache keeps at most " +
+               byteLimitText(kJgs2CacheBudget);
+  return kJgs2CacheBudget;
+}
 
 std::string defaultJgs2CacheDir() {
   fs::path base;
@@ -342,7 +352,9 @@ Jgs2Data precomputeJgs2Cached(const deform::DeformableModel& m, const deform::Jg
     if (ec) throw std::runtime_error("cannot make the folder '" + dir + "': " + ec.message());
     writeFileAtomically(path.string(), encodeJgs2Cache(key, d));
     u.path = path.string();
-    evict(dir, path);
+    std::string budgetWarning;
+    evict(dir, path, jgs2CacheBudget(&budgetWarning));
+    if (!budgetWarning.empty()) u.warning += (u.warning.empty() ? "" : "; ") + budgetWarning;
   } catch (const std::exception& e) {
     if (!u.warning.empty()) u.warning += "; ";
     u.warning += std::string("the precomputation was not saved: ") + e.what();

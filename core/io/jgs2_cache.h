@@ -23,9 +23,14 @@ namespace mechsim::io {
 /// $XDG_CACHE_HOME/mechsim, else $HOME/.cache/mechsim; with "jgs2" inside. Empty: no cache.
 std::string defaultJgs2CacheDir();
 
-/// At most this many bytes of cache files are kept in the folder: after a save the least recently
-/// used files go first (the newest always stays).
+/// At most this many bytes of cache files are kept in the folder unless $MECHSIM_CACHE_MAX says
+/// otherwise: after a save the least recently used files go first (the newest always stays).
 constexpr std::uintmax_t kJgs2CacheBudget = std::uintmax_t(2) << 30;  // 2 GiB
+
+/// The folder's budget: $MECHSIM_CACHE_MAX as parseByteSize reads it ("8G", "500M"; "0" keeps only
+/// the file just saved), else kJgs2CacheBudget. A value that is not a size leaves the default and
+/// says so in *warning (a 1M-tet part's file is about 2.7 GB, over the default on its own).
+std::uintmax_t jgs2CacheBudget(std::string* warning = nullptr);
 
 /// What precomputeJgs2Cached did.
 struct Jgs2CacheUse {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 namespace mechsim::io {
@@ -17,6 +18,32 @@ std::string byteLimitText(std::uintmax_t bytes) {
   if (bytes >= (std::uintmax_t(1) << 20) && bytes % (std::uintmax_t(1) << 20) == 0)
     return std::to_string(bytes >> 20) + " MiB";
   return std::to_string(bytes) + " bytes";
+}
+
+std::optional<std::uintmax_t> parseByteSize(std::string_view t) {
+  auto space = [](char c) { return c == ' ' || c == '\t'; };
+  while (!t.empty() && space(t.front())) t.remove_prefix(1);
+  while (!t.empty() && space(t.back())) t.remove_suffix(1);
+  std::uintmax_t n = 0;
+  std::size_t i = 0;
+  for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+    const std::uintmax_t digit = std::uintmax_t(t[i] - '0');
+    if (n > (UINTMAX_MAX - digit) / 10) return std::nullopt;
+    n = n * 10 + digit;
+  }
+  if (i == 0) return std::nullopt;
+  while (i < t.size() && space(t[i])) ++i;
+  std::string unit;
+  for (; i < t.size(); ++i) unit += char(t[i] >= 'a' && t[i] <= 'z' ? t[i] - 'a' + 'A' : t[i]);
+  int shift = 0;
+  if (unit.empty() || unit == "B") shift = 0;
+  else if (unit == "K" || unit == "KB" || unit == "KIB") shift = 10;
+  else if (unit == "M" || unit == "MB" || unit == "MIB") shift = 20;
+  else if (unit == "G" || unit == "GB" || unit == "GIB") shift = 30;
+  else if (unit == "T" || unit == "TB" || unit == "TIB") shift = 40;
+  else return std::nullopt;
+  if (shift > 0 && n > (UINTMAX_MAX >> shift)) return std::nullopt;
+  return n << shift;
 }
 
 std::optional<ReadFailure> readRegularFile(const std::string& path, std::uintmax_t maxBytes, std::string& text) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace mechsim::io {
 
@@ -22,5 +23,10 @@ std::optional<ReadFailure> readRegularFile(const std::string& path, std::uintmax
 
 /// "64 MiB", "1 GiB", "1000 bytes": a limit as the messages give it.
 std::string byteLimitText(std::uintmax_t bytes);
+
+/// A size as a user writes it: digits, then optionally K, M, G or T (powers of 1024; "KiB", "GB",
+/// "g" and a space before the unit are accepted too), or a plain number of bytes ("0" is zero).
+/// Nothing when it is not such a size or does not fit in 64 bits.
+std::optional<std::uintmax_t> parseByteSize(std::string_view text);
 
 }  // namespace mechsim::io

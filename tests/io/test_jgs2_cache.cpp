@@ -10,6 +10,8 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "core/deform/solver.h"
 #include "core/io/jgs2_cache.h"
@@ -61,6 +63,9 @@ class TestJgs2Cache : public QObject {
   deform::DeformableModel model_ = deform::testing::cantilever(2e6, 6, 2);
 
  private slots:
+  // The budget the tests expect is the default one, whatever the environment running them says.
+  void initTestCase() { qunsetenv("MECHSIM_CACHE_MAX"); }
+
   // First use computes and saves; the second reads, without running any stage of the
   // precomputation, data equal bit for bit to a fresh precomputeJgs2.
   void readBackIsTheComputation() {
@@ -308,6 +313,64 @@ class TestJgs2Cache : public QObject {
     QVERIFY(!fs::exists(cache / names[2]));
     QVERIFY2(fs::exists(first), first.c_str());
     QVERIFY2(fs::exists(use.path), use.path.c_str());
+  }
+
+  // MECHSIM_CACHE_MAX sets the budget: large enough, the three 0.9 GiB stand-ins all stay; "0"
+  // keeps only the file just saved (the note beside it stays); a value that is not a size keeps
+  // the 2 GiB default — the oldest stand-in goes — and the warning says so.
+  void budgetFromTheEnvironment() {
+    const QByteArray before = qgetenv("MECHSIM_CACHE_MAX");
+    const bool had = qEnvironmentVariableIsSet("MECHSIM_CACHE_MAX");
+    auto fill = [](const fs::path& cache) {
+      fs::create_directories(cache);
+      const auto now = fs::file_time_type::clock::now();
+      std::vector<fs::path> stand;
+      for (int k = 0; k < 3; ++k) {
+        stand.push_back(cache / ("jgs2-000000000000000" + std::to_string(k + 1) + ".bin"));
+        writeAll(stand.back(), "x");
+        fs::resize_file(stand.back(), std::uintmax_t(900) << 20);
+        fs::last_write_time(stand.back(), now - std::chrono::hours(10 - k));
+      }
+      writeAll(cache / "notes.txt", "not a cache file");
+      return stand;
+    };
+    io::Jgs2CacheUse use;
+    {
+      QTemporaryDir dir;
+      const fs::path cache = dir.filePath("c").toStdString();
+      const auto stand = fill(cache);
+      qputenv("MECHSIM_CACHE_MAX", "3G");
+      QCOMPARE(io::jgs2CacheBudget(), std::uintmax_t(3) << 30);
+      io::precomputeJgs2Cached(model_, smallOptions(), cache.string(), &use);
+      QVERIFY(use.result == io::Jgs2CacheUse::Result::Computed && use.warning.empty());
+      for (const fs::path& p : stand) QVERIFY2(fs::exists(p), p.c_str());
+    }
+    {
+      QTemporaryDir dir;
+      const fs::path cache = dir.filePath("c").toStdString();
+      const auto stand = fill(cache);
+      qputenv("MECHSIM_CACHE_MAX", "0");
+      io::precomputeJgs2Cached(model_, smallOptions(), cache.string(), &use);
+      QVERIFY(use.result == io::Jgs2CacheUse::Result::Computed && use.warning.empty());
+      for (const fs::path& p : stand) QVERIFY2(!fs::exists(p), p.c_str());
+      QVERIFY(fs::exists(use.path) && fs::exists(cache / "notes.txt"));
+    }
+    {
+      QTemporaryDir dir;
+      const fs::path cache = dir.filePath("c").toStdString();
+      const auto stand = fill(cache);
+      qputenv("MECHSIM_CACHE_MAX", "lots");
+      std::string warning;
+      QCOMPARE(io::jgs2CacheBudget(&warning), io::kJgs2CacheBudget);
+      QCOMPARE(warning, std::string("MECHSIM_CACHE_MAX=\"lots\" is not a size (such as 8G or 500M); the cache keeps at most 2 GiB"));
+      io::precomputeJgs2Cached(model_, smallOptions(), cache.string(), &use);
+      QVERIFY(use.result == io::Jgs2CacheUse::Result::Computed);
+      QCOMPARE(use.warning, warning);
+      QVERIFY(!fs::exists(stand[0]) && fs::exists(stand[1]) && fs::exists(stand[2]) && fs::exists(use.path));
+    }
+    qunsetenv("MECHSIM_CACHE_MAX");
+    QCOMPARE(io::jgs2CacheBudget(), io::kJgs2CacheBudget);
+    if (had) qputenv("MECHSIM_CACHE_MAX", before);
   }
 
   // Where the cache is: MECHSIM_CACHE_DIR ("off" / empty: none), XDG_CACHE_HOME, HOME.

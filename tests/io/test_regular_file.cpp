@@ -61,6 +61,44 @@ class TestRegularFile : public QObject {
     QCOMPARE(mechsim::io::byteLimitText(std::uintmax_t(1) << 30), std::string("1 GiB"));
   }
 
+  // parseByteSize: what MECHSIM_CACHE_MAX accepts — binary units, any case, an optional B/iB, a
+  // space before the unit; anything else, and a size past 64 bits, is nothing.
+  void byteSizes_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<qulonglong>("bytes");  // 1: not a size (no row below is one byte)
+    const qulonglong no = 1;
+    QTest::newRow("bytes") << "123456" << qulonglong(123456);
+    QTest::newRow("zero") << "0" << qulonglong(0);
+    QTest::newRow("B") << "512B" << qulonglong(512);
+    QTest::newRow("k") << "4k" << qulonglong(4096);
+    QTest::newRow("MiB") << "500MiB" << (qulonglong(500) << 20);
+    QTest::newRow("M") << "500M" << (qulonglong(500) << 20);
+    QTest::newRow("GB with spaces") << " 8 GB " << (qulonglong(8) << 30);
+    QTest::newRow("g") << "8g" << (qulonglong(8) << 30);
+    QTest::newRow("TiB") << "2TiB" << (qulonglong(2) << 40);
+    QTest::newRow("largest") << "18446744073709551615" << qulonglong(18446744073709551615ull);
+    QTest::newRow("past 64 bits") << "18446744073709551616" << no;
+    QTest::newRow("unit past 64 bits") << "16777216T" << no;
+    QTest::newRow("empty") << "" << no;
+    QTest::newRow("unit alone") << "G" << no;
+    QTest::newRow("negative") << "-1G" << no;
+    QTest::newRow("fraction") << "1.5G" << no;
+    QTest::newRow("unknown unit") << "8X" << no;
+    QTest::newRow("two units") << "8GG" << no;
+    QTest::newRow("hex") << "0x10" << no;
+  }
+  void byteSizes() {
+    QFETCH(QString, text);
+    QFETCH(qulonglong, bytes);
+    const auto got = mechsim::io::parseByteSize(text.toStdString());
+    if (bytes == 1) {
+      QVERIFY2(!got, qPrintable(text));
+    } else {
+      QVERIFY2(got, qPrintable(text));
+      QCOMPARE(qulonglong(*got), bytes);
+    }
+  }
+
   void refusals_data() {
     QTest::addColumn<QString>("what");
     QTest::addColumn<int>("kind");
