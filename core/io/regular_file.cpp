@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 
@@ -24,14 +25,10 @@ std::optional<std::uintmax_t> parseByteSize(std::string_view t) {
   auto space = [](char c) { return c == ' ' || c == '\t'; };
   while (!t.empty() && space(t.front())) t.remove_prefix(1);
   while (!t.empty() && space(t.back())) t.remove_suffix(1);
-  std::uintmax_t n = 0;
-  std::size_t i = 0;
-  for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
-    const std::uintmax_t digit = std::uintmax_t(t[i] - '0');
-    if (n > (UINTMAX_MAX - digit) / 10) return std::nullopt;
-    n = n * 10 + digit;
-  }
-  if (i == 0) return std::nullopt;
+  std::uintmax_t n = 0;  // from_chars: decimal digits only (no sign, no "0x"), overflow an error
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+  if (ec != std::errc()) return std::nullopt;
+  std::size_t i = std::size_t(end - t.data());
   while (i < t.size() && space(t[i])) ++i;
   std::string unit;
   for (; i < t.size(); ++i) unit += char(t[i] >= 'a' && t[i] <= 'z' ? t[i] - 'a' + 'A' : t[i]);
