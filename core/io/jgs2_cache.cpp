@@ -346,6 +346,7 @@ Jgs2Data precomputeJgs2Cached(const deform::DeformableModel& m, const deform::Jg
 
   Jgs2Data d = deform::precomputeJgs2(m, opt);  // Cancelled and failures pass through: nothing saved
   u.result = Jgs2CacheUse::Result::Computed;
+  auto warn = [&u](const std::string& w) { u.warning += (u.warning.empty() ? "" : "; ") + w; };
   try {
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -354,10 +355,9 @@ Jgs2Data precomputeJgs2Cached(const deform::DeformableModel& m, const deform::Jg
     u.path = path.string();
     std::string budgetWarning;
     evict(dir, path, jgs2CacheBudget(&budgetWarning));
-    if (!budgetWarning.empty()) u.warning += (u.warning.empty() ? "" : "; ") + budgetWarning;
+    if (!budgetWarning.empty()) warn(budgetWarning);
   } catch (const std::exception& e) {
-    if (!u.warning.empty()) u.warning += "; ";
-    u.warning += std::string("the precomputation was not saved: ") + e.what();
+    warn(std::string("the precomputation was not saved: ") + e.what());
   }
   return d;
 }

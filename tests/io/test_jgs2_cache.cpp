@@ -46,6 +46,23 @@ void writeAll(const fs::path& p, const std::string& s) {
   out.write(s.data(), static_cast<std::streamsize>(s.size()));
 }
 
+/// Three sparse 0.9 GiB stand-in cache files in `cache` (written as next to nothing), the first the
+/// least recently used, and a file that is not a cache file beside them, the oldest of all.
+std::vector<fs::path> standIns(const fs::path& cache) {
+  fs::create_directories(cache);
+  const auto now = fs::file_time_type::clock::now();
+  std::vector<fs::path> stand;
+  for (int k = 0; k < 3; ++k) {
+    stand.push_back(cache / ("jgs2-000000000000000" + std::to_string(k + 1) + ".bin"));
+    writeAll(stand.back(), "x");
+    fs::resize_file(stand.back(), std::uintmax_t(900) << 20);
+    fs::last_write_time(stand.back(), now - std::chrono::hours(10 - k));  // 1 oldest, 3 newest
+  }
+  writeAll(cache / "notes.txt", "not a cache file");
+  fs::last_write_time(cache / "notes.txt", now - std::chrono::hours(100));
+  return stand;
+}
+
 /// The bytes with their last 8 replaced by the right checksum: forged files, so that the decoder's
 /// checks behind the checksum are tested on their own.
 std::string withChecksum(std::string bytes) {
@@ -276,26 +293,17 @@ class TestJgs2Cache : public QObject {
   void budgetRemovesLeastRecentlyUsed() {
     QTemporaryDir dir;
     const fs::path cache = dir.filePath("c").toStdString();
-    fs::create_directories(cache);
+    const std::vector<fs::path> names = standIns(cache);
     const auto now = fs::file_time_type::clock::now();
-    const std::uintmax_t big = std::uintmax_t(900) << 20;
-    const char* names[] = {"jgs2-0000000000000001.bin", "jgs2-0000000000000002.bin", "jgs2-0000000000000003.bin"};
-    for (int k = 0; k < 3; ++k) {
-      const fs::path p = cache / names[k];
-      writeAll(p, "x");
-      fs::resize_file(p, big);
-      fs::last_write_time(p, now - std::chrono::hours(10 - k));  // 1 oldest, 3 newest
-    }
-    writeAll(cache / "notes.txt", "not a cache file");
-    fs::last_write_time(cache / "notes.txt", now - std::chrono::hours(100));
+    const std::uintmax_t big = fs::file_size(names[0]);
     QVERIFY(3 * big > io::kJgs2CacheBudget && 2 * big <= io::kJgs2CacheBudget);
     io::Jgs2CacheUse use;
     io::precomputeJgs2Cached(model_, smallOptions(), cache.string(), &use);
     QVERIFY(use.result == io::Jgs2CacheUse::Result::Computed && fs::exists(use.path));
     // 3 × 0.9 GiB + the new file > 2 GiB: the oldest goes, 1.8 GiB + the new file remain.
-    QVERIFY(!fs::exists(cache / names[0]));
-    QVERIFY(fs::exists(cache / names[1]));
-    QVERIFY(fs::exists(cache / names[2]));
+    QVERIFY(!fs::exists(names[0]));
+    QVERIFY(fs::exists(names[1]));
+    QVERIFY(fs::exists(names[2]));
     QVERIFY(fs::exists(cache / "notes.txt"));
     // Reading marks the file used: make it the oldest, read it, then a save of another part must
     // remove 2.9 GiB — the stand-ins, now older than it — and keeps it (unread, it would go first).
@@ -303,14 +311,14 @@ class TestJgs2Cache : public QObject {
     io::precomputeJgs2Cached(model_, smallOptions(), cache.string(), &use);
     QVERIFY(use.result == io::Jgs2CacheUse::Result::Read);
     const std::string first = use.path;
-    fs::resize_file(cache / names[2], std::uintmax_t(2) << 30);  // over the budget alone
-    fs::last_write_time(cache / names[2], now - std::chrono::hours(8));  // (resizing made it new)
+    fs::resize_file(names[2], std::uintmax_t(2) << 30);  // over the budget alone
+    fs::last_write_time(names[2], now - std::chrono::hours(8));  // (resizing made it new)
     Jgs2Options other = smallOptions();
     other.seed = 9;
     io::precomputeJgs2Cached(model_, other, cache.string(), &use);
     QVERIFY(use.result == io::Jgs2CacheUse::Result::Computed && use.path != first);
-    QVERIFY(!fs::exists(cache / names[1]));
-    QVERIFY(!fs::exists(cache / names[2]));
+    QVERIFY(!fs::exists(names[1]));
+    QVERIFY(!fs::exists(names[2]));
     QVERIFY2(fs::exists(first), first.c_str());
     QVERIFY2(fs::exists(use.path), use.path.c_str());
   }
@@ -319,26 +327,11 @@ class TestJgs2Cache : public QObject {
   // keeps only the file just saved (the note beside it stays); a value that is not a size keeps
   // the 2 GiB default — the oldest stand-in goes — and the warning says so.
   void budgetFromTheEnvironment() {
-    const QByteArray before = qgetenv("MECHSIM_CACHE_MAX");
-    const bool had = qEnvironmentVariableIsSet("MECHSIM_CACHE_MAX");
-    auto fill = [](const fs::path& cache) {
-      fs::create_directories(cache);
-      const auto now = fs::file_time_type::clock::now();
-      std::vector<fs::path> stand;
-      for (int k = 0; k < 3; ++k) {
-        stand.push_back(cache / ("jgs2-000000000000000" + std::to_string(k + 1) + ".bin"));
-        writeAll(stand.back(), "x");
-        fs::resize_file(stand.back(), std::uintmax_t(900) << 20);
-        fs::last_write_time(stand.back(), now - std::chrono::hours(10 - k));
-      }
-      writeAll(cache / "notes.txt", "not a cache file");
-      return stand;
-    };
     io::Jgs2CacheUse use;
     {
       QTemporaryDir dir;
       const fs::path cache = dir.filePath("c").toStdString();
-      const auto stand = fill(cache);
+      const auto stand = standIns(cache);
       qputenv("MECHSIM_CACHE_MAX", "3G");
       QCOMPARE(io::jgs2CacheBudget(), std::uintmax_t(3) << 30);
       io::precomputeJgs2Cached(model_, smallOptions(), cache.string(), &use);
@@ -348,7 +341,7 @@ class TestJgs2Cache : public QObject {
     {
       QTemporaryDir dir;
       const fs::path cache = dir.filePath("c").toStdString();
-      const auto stand = fill(cache);
+      const auto stand = standIns(cache);
       qputenv("MECHSIM_CACHE_MAX", "0");
       io::precomputeJgs2Cached(model_, smallOptions(), cache.string(), &use);
       QVERIFY(use.result == io::Jgs2CacheUse::Result::Computed && use.warning.empty());
@@ -358,7 +351,7 @@ class TestJgs2Cache : public QObject {
     {
       QTemporaryDir dir;
       const fs::path cache = dir.filePath("c").toStdString();
-      const auto stand = fill(cache);
+      const auto stand = standIns(cache);
       qputenv("MECHSIM_CACHE_MAX", "lots");
       std::string warning;
       QCOMPARE(io::jgs2CacheBudget(&warning), io::kJgs2CacheBudget);
@@ -368,9 +361,8 @@ class TestJgs2Cache : public QObject {
       QCOMPARE(use.warning, warning);
       QVERIFY(!fs::exists(stand[0]) && fs::exists(stand[1]) && fs::exists(stand[2]) && fs::exists(use.path));
     }
-    qunsetenv("MECHSIM_CACHE_MAX");
+    qunsetenv("MECHSIM_CACHE_MAX");  // as initTestCase left it
     QCOMPARE(io::jgs2CacheBudget(), io::kJgs2CacheBudget);
-    if (had) qputenv("MECHSIM_CACHE_MAX", before);
   }
 
   // Where the cache is: MECHSIM_CACHE_DIR ("off" / empty: none), XDG_CACHE_HOME, HOME.
