@@ -51,6 +51,18 @@ inline bool isLargeCase(const std::string& which) {
   return which.empty() || which == "98k" || which == "1m" || which == "strap";
 }
 
+/// `bench deform --modes`: the rest-mode stage of JGS2's precomputation — block Krylov–Schur
+/// (core/deform/low_modes.h) at block sizes 8, 16 and 32 beside Spectra's shift-invert Lanczos on
+/// the same factor: solves, restarts, seconds, ratio, eigenvalue difference and residual. `which`:
+/// "" the 12k- and 98k-tet cantilevers (64 and 256 modes), "12k" or "98k" one of them, "1m" the
+/// 1M-tet one (64 modes; not among ""). bench_modes.cpp.
+int runDeformModes(std::ostream& out, bool csv, const std::string& which = "");
+/// Whether `--modes=WHICH` names a case of runDeformModes ("", "12k", "98k", "1m"); inline, as
+/// isLargeCase.
+inline bool isModesCase(const std::string& which) {
+  return which.empty() || which == "12k" || which == "98k" || which == "1m";
+}
+
 /// `bench contact`: paper 000 Table 1 (sweeps and time to RES < 1e-4 at step 100, frictionless) and
 /// Table 2 (1000 steps × 200 sweeps with friction; `quick`: 100 steps) on Pool 1, Pool 2 and
 /// Stacking for PGS, AMGS Method 2.2, Method 3.1 [ω̄E], [D/γ] and [αD], α = 0.1 … 0.6, with

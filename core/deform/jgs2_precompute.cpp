@@ -8,8 +8,9 @@
 //    (Eq. 8: Ū_{i,C} = −H̄_CC⁻¹ H̄_iCᵀ). The rest Schur complement is Sc̄_i = −Ḡ_i.
 //    For a large part (Jgs2Basis) Y_i is read instead from the selected inverse — the entries of
 //    H̄⁻¹ on the factor's pattern (selected_inverse.h) — on the vertices where it is known.
-// 3. Training poses: the lowest eigenvectors φ_t of H̄ (Spectra, shift-and-invert at σ = 0 through
-//    the same factorisation), with residuals g(t) = H̄ φ_t of the linearised problem.
+// 3. Training poses: the lowest eigenvectors φ_t of H̄ (block Krylov–Schur, shift-and-invert at
+//    σ = 0 through the same factorisation; low_modes.h), with residuals g(t) = H̄ φ_t of the
+//    linearised problem.
 //    Jgs2Options::modalModes > trainingModes computes more modes in the same run for the modal
 //    split; the cubature is trained on the lowest trainingModes.
 // 4. Cubature (Eq. 17–18; greedy NNLS of An et al. 2008): the target of pose t is the exact
@@ -23,7 +24,6 @@
 #include <dlfcn.h>
 
 #include <Eigen/CholmodSupport>
-#include <Spectra/SymEigsShiftSolver.h>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -35,6 +35,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/deform/low_modes.h"
 #include "core/deform/nnls.h"
 #include "core/deform/parallel.h"
 #include "core/deform/selected_inverse.h"
@@ -124,26 +125,33 @@ class SerialBlas {
   int previous_ = 1;
 };
 
-/// Spectra operation y = H̄⁻¹ x through the Cholesky factor (shift fixed at 0). It checks for a
-/// cancel request too: Spectra calls it once per Lanczos step, and the exception ends compute().
-struct InverseOp {
-  using Scalar = double;
-  const Eigen::CholmodSupernodalLLT<SpMat>* llt;
-  const Jgs2Options* opt;
-  Eigen::Index n;
-  Eigen::Index rows() const { return n; }
-  Eigen::Index cols() const { return n; }
-  void set_shift(const double& sigma) {
-    if (sigma != 0) throw std::logic_error("InverseOp: only shift 0 is supported");
-  }
-  void perform_op(const double* in, double* out) const {
-    checkCancel(*opt);
-    Eigen::Map<const VecX> x(in, n);
-    Eigen::Map<VecX> y(out, n);
-    y = llt->solve(x);
-  }
-};
+
+/// The k lowest eigenpairs of H̄ through its factor (low_modes.h). A = H̄⁻¹ on a block of b
+/// vectors is one CHOLMOD solve with b right-hand sides (supernodal: BLAS-3 on the threads of
+/// OpenBLAS); a cancel request is checked per block. Splitting the columns among OpenMP threads,
+/// each solving its share with OpenBLAS on one thread as the subspaces' solves do, was slower:
+/// 0.53 s against 0.31 s for 64 modes of the 12k-tet beam (`bench_deform --modes`), the two
+/// thread pools yielding to each other between the solves and the basis's products.
+LowModes modesThroughFactor(const RestFactor& llt, const SpMat& Hbar, int k, const Jgs2Options& opt,
+                            const LowModesOptions& lo = {}) {
+  const BlockInverse inverse = [&](const MatX& in, MatX& out) {
+    checkCancel(opt);
+    out = llt.solve(in);
+  };
+  return lowestModes(Hbar, k, inverse, lo);
+}
 }  // namespace
+
+LowModes restModes(const DeformableModel& m, int k, const LowModesOptions& options, double* factorSeconds) {
+  const auto t = Clock::now();
+  ElementCache c;
+  evalElements(m, restPositions(m), c, true);
+  const SpMat Hbar = assembleHessian(m, c);
+  const RestFactor llt(Hbar);
+  if (llt.info() != Eigen::Success) throw std::runtime_error("JGS2: rest Hessian is not positive definite");
+  if (factorSeconds) *factorSeconds = since(t);
+  return modesThroughFactor(llt, Hbar, k, Jgs2Options{}, options);
+}
 
 Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   const auto tAll = Clock::now();
@@ -172,13 +180,7 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   int nModes = std::min(std::max(opt.trainingModes, opt.modalModes), n - 2);
   MatX modes;
   if (nModes >= 1) {
-    InverseOp op{&llt, &opt, n};
-    const int ncv = std::min<int>(n, std::max(2 * nModes + 1, 20));
-    Spectra::SymEigsShiftSolver<InverseOp> eigs(op, nModes, ncv, 0.0);
-    eigs.init();
-    eigs.compute(Spectra::SortRule::LargestMagn, 1000, 1e-8);
-    if (eigs.info() != Spectra::CompInfo::Successful) throw std::runtime_error("JGS2: mode computation failed");
-    modes = eigs.eigenvectors();
+    modes = modesThroughFactor(llt, Hbar, nModes, opt).vectors;
   } else {
     modes = MatX::Identity(n, std::min(n, 3));
   }

@@ -3,47 +3,17 @@
 
 #include <cholmod.h>
 
-
 #include <Eigen/CholmodSupport>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
 
+#include "core/deform/blas.h"
+
 namespace mechsim::deform {
 
 namespace {
-/// The BLAS routines the recurrence uses (Fortran interface, column-major; the library CHOLMOD
-/// uses, OpenBLAS where installed).
-namespace blas {
-extern "C" {
-void dtrsm_(const char* side, const char* uplo, const char* trans, const char* diag, const int* m, const int* n,
-            const double* alpha, const double* a, const int* lda, double* b, const int* ldb);
-void dsymm_(const char* side, const char* uplo, const int* m, const int* n, const double* alpha, const double* a,
-            const int* lda, const double* b, const int* ldb, const double* beta, double* c, const int* ldc);
-void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha, const double* a,
-            const int* lda, const double* beta, double* c, const int* ldc);
-void dgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k, const double* alpha,
-            const double* a, const int* lda, const double* b, const int* ldb, const double* beta, double* c,
-            const int* ldc);
-}
-void trsm(char side, char uplo, char trans, char diag, int m, int n, double alpha, const double* a, int lda, double* b,
-          int ldb) {
-  dtrsm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a, &lda, b, &ldb);
-}
-void symm(char side, char uplo, int m, int n, double alpha, const double* a, int lda, const double* b, int ldb,
-          double beta, double* c, int ldc) {
-  dsymm_(&side, &uplo, &m, &n, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
-}
-void syrk(char uplo, char trans, int n, int k, double alpha, const double* a, int lda, double beta, double* c, int ldc) {
-  dsyrk_(&uplo, &trans, &n, &k, &alpha, a, &lda, &beta, c, &ldc);
-}
-void gemm(char ta, char tb, int m, int n, int k, double alpha, const double* a, int lda, const double* b, int ldb,
-          double beta, double* c, int ldc) {
-  dgemm_(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
-}
-}  // namespace blas
-
 /// Eigen's supernodal Cholesky with its CHOLMOD factor and common exposed.
 class ExposedFactor : public Eigen::CholmodSupernodalLLT<SpMat> {
  public:

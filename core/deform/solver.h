@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/deform/deformable.h"
+#include "core/deform/low_modes.h"
 #include "core/types.h"
 
 namespace mechsim::deform {
@@ -65,7 +66,7 @@ std::optional<Acceleration> accelerationFromString(const std::string& s);
 ///   Modal    — the stabiliser this project uses (default). Both sampled forms amplify the
 ///              high-frequency part of the residual by the NNLS weights and make the sweeps diverge
 ///              (notes §10; reproduced here). Instead the residual is split on the T training
-///              modes φ_t of H̄ (H̄φ_t = λ_t φ_t, Spectra): a_t = φ_tᵀ(Rᵀg)/λ_t (T global dot
+///              modes φ_t of H̄ (H̄φ_t = λ_t φ_t, low_modes.h): a_t = φ_tᵀ(Rᵀg)/λ_t (T global dot
 ///              products per sweep), g_low = R Σ a_t λ_t φ_t. For g_low the subspace solve of
 ///              Eq. (12) is exact at rest (U_iᵀ H̄ φ_t = Sc̄_i φ_t,i, so Sc̄_i⁻¹ U_iᵀ g_low = Σ a_t φ_t,i):
 ///              δx_i = −R_i Σ_t a_t φ_t,i. The remainder g − g_low is solved with the cubature
@@ -170,8 +171,13 @@ struct Jgs2Data {
 };
 
 /// Precomputes JGS2's subspaces from one factorisation of the rest Hessian H̄ (Eq. 19–23) and trains
-/// the cubature (Eq. 17–18) on low-frequency modes of H̄ (Spectra, shift-invert).
+/// the cubature (Eq. 17–18) on low-frequency modes of H̄ (block Krylov, shift-invert).
 Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt = {});
+/// The k lowest eigenpairs of m's rest Hessian H̄ as precomputeJgs2 computes them (its stage 3:
+/// block Krylov–Schur through H̄'s factor, the solves on all threads), for the benchmark of that
+/// stage. `factorSeconds`, when given, receives the assembly and factorisation time.
+LowModes restModes(const DeformableModel& m, int k, const LowModesOptions& options = {},
+                   double* factorSeconds = nullptr);
 /// Rest modes in the modal split's coarse space of the parts the command line and the GUI step
 /// with JGS2, unless the file gives `"modes"`. 256 rather than the 64 training modes: on the
 /// benchmark's 12k-tet scenes at 20× this takes JGS2 from 11–23 to 5–7 iterations to the error
