@@ -52,8 +52,8 @@ inline bool isLargeCase(const std::string& which) {
 }
 
 /// `bench deform --modes`: the rest-mode stage of JGS2's precomputation — block Krylov–Schur
-/// (core/deform/low_modes.h) at block sizes 8, 16 and 32 beside Spectra's shift-invert Lanczos on
-/// the same factor: solves, restarts, seconds, ratio, eigenvalue difference and residual. `which`:
+/// (core/deform/low_modes.h) at block sizes 1, 8, 16 and 32 beside Spectra's shift-invert Lanczos
+/// with the same factorisation: solves, restarts, seconds, ratio, eigenvalue difference and residual. `which`:
 /// "" the 12k- and 98k-tet cantilevers (64 and 256 modes), "12k" or "98k" one of them, "1m" the
 /// 1M-tet one (64 modes; not among ""). bench_modes.cpp.
 int runDeformModes(std::ostream& out, bool csv, const std::string& which = "");

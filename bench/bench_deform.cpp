@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "bench/bench.h"
+#include "bench/deform_scenes.h"
 #include "core/deform/parallel.h"
 #include "core/deform/solver.h"
 #ifdef MECHSIM_HAVE_CUDA
@@ -53,6 +54,19 @@
 #endif
 
 namespace mechsim::bench {
+
+deform::DeformableModel cantileverModel(double youngs, int nx, int ny, int nz) {
+  deform::Material mat;
+  mat.youngs = youngs;
+  mat.poisson = 0.3;
+  mat.density = 1000;
+  deform::TetMesh mesh = deform::makeBoxMesh(Vec3(1, 0.25, 0.25), nx, ny, nz, Vec3(0, -0.125, -0.125));
+  std::vector<int> pinned;
+  for (int v = 0; v < mesh.vertexCount(); ++v)
+    if (mesh.vertices[v].x() < 1e-9) pinned.push_back(v);
+  return deform::makeDeformableModel(mesh, mat, 0.01, Vec3(0, 0, -9.81), pinned);
+}
+
 namespace {
 
 using namespace mechsim::deform;
@@ -80,21 +94,6 @@ VecX initialVelocity(const Scene& s) {
     v[3 * k + 1] = s.strike * x * x;
   }
   return v;
-}
-
-/// The cantilever of every size here: a 1 × 0.25 × 0.25 m beam on an nx × ny × nz box grid
-/// (6 tets per cell), pinned at x = 0, under gravity; stable neo-Hookean, ν = 0.3, ρ = 1000,
-/// h = 1/100 s.
-DeformableModel cantileverModel(double youngs, int nx, int ny, int nz) {
-  Material mat;
-  mat.youngs = youngs;
-  mat.poisson = 0.3;
-  mat.density = 1000;
-  TetMesh mesh = makeBoxMesh(Vec3(1, 0.25, 0.25), nx, ny, nz, Vec3(0, -0.125, -0.125));
-  std::vector<int> pinned;
-  for (int v = 0; v < mesh.vertexCount(); ++v)
-    if (mesh.vertices[v].x() < 1e-9) pinned.push_back(v);
-  return makeDeformableModel(mesh, mat, 0.01, Vec3(0, 0, -9.81), pinned);
 }
 
 Scene makeScene(const std::string& name, double stiffness, bool quick) {

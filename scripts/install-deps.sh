@@ -10,8 +10,10 @@
 # the small mechanism Jacobians of `bench kinematics` runs 10–20 % slower with it than with the
 # reference BLAS, so that benchmark's ratios against sparse-qr grew by as much; lu-nullspace does
 # not use BLAS.)
-# libblas-dev: the BLAS interface core/deform calls itself (selected_inverse.cpp), not only through
-# CHOLMOD.
+# libblas-dev: the BLAS interface core/deform calls itself (core/deform/blas.h: the selected
+# inverse, the rest modes' block Krylov basis), not only through CHOLMOD.
+# libspectra-dev: Spectra's shift-invert Lanczos, the baseline of `bench deform --modes`
+# (bench/bench_modes.cpp; core/deform computes its modes itself, low_modes.h).
 # libgomp1: GCC's OpenMP runtime, for the deformable solvers' parallel loops (core/deform/parallel.h;
 # build-essential's compiler brings it too).
 set -euo pipefail

@@ -1,10 +1,10 @@
-// app/cli/cmd_bench.cpp — `mechsim-cli bench NAME [--csv] [--quick]` (deform also `--gpu`, `--large`): the benchmark
-// programs.
+// app/cli/cmd_bench.cpp — `mechsim-cli bench NAME [--csv] [--quick]` (deform also `--gpu`, `--large`,
+// `--modes`): the benchmark programs.
 #include <cstdio>
 #include <iostream>
 #include <string>
 
-#include "bench/bench.h"  // isLargeCase (inline) in every build; the run* functions with MECHSIM_HAVE_BENCH
+#include "bench/bench.h"  // isLargeCase, isModesCase (inline) in every build; the run* functions with MECHSIM_HAVE_BENCH
 #include "cli/commands.h"
 #include "data_root.h"
 
@@ -34,17 +34,23 @@ int cmdBench(const Args& args) {
   const bool hasQuick = pos[0] == "deform" || pos[0] == "contact";
   // deform: --large, or --large=CASE for one case (bench::isLargeCase: 98k, 1m; strap, the thin
   // strap study, not part of --large).
-  std::string largeCase;
-  bool large = false;
+  // deform --modes, or --modes=CASE (bench::isModesCase: 12k, 98k; 1m, not part of --modes): JGS2's
+  // rest-mode stage, block Krylov–Schur beside Spectra's Lanczos.
+  std::string largeCase, modesCase;
+  bool large = false, modes = false;
   for (const auto& a : args)
     if (pos[0] == "deform" && a.rfind("--large=", 0) == 0) {
       large = true;
       largeCase = a.substr(8);
+    } else if (pos[0] == "deform" && a.rfind("--modes=", 0) == 0) {
+      modes = true;
+      modesCase = a.substr(8);
     }
   for (const auto& a : args)
     if (a.rfind("--", 0) == 0 && a != "--csv" && !(hasQuick && a == "--quick") &&
-        !(pos[0] == "deform" && (a == "--gpu" || a == "--large" ||
-                                  (a.size() > 8 && a.rfind("--large=", 0) == 0 && bench::isLargeCase(a.substr(8)))))) {
+        !(pos[0] == "deform" && (a == "--gpu" || a == "--large" || a == "--modes" ||
+                                  (a.size() > 8 && a.rfind("--large=", 0) == 0 && bench::isLargeCase(a.substr(8))) ||
+                                  (a.size() > 8 && a.rfind("--modes=", 0) == 0 && bench::isModesCase(a.substr(8)))))) {
       std::fprintf(stderr, "mechsim-cli: bench %s: unknown option '%s'\nusage: %s\n", pos[0].c_str(), a.c_str(),
                    commandUsage("bench"));
       return 2;
@@ -55,12 +61,13 @@ int cmdBench(const Args& args) {
   if (pos[0] == "dynamics") return bench::runDynamics(std::cout, csv, examplesRoot());
   if (pos[0] == "anm") return bench::runAnm(std::cout, csv, examplesRoot());
   if (pos[0] == "deform")
-    return hasFlag(args, "--large") || large ? bench::runDeformLarge(std::cout, csv, largeCase)
+    return hasFlag(args, "--modes") || modes  ? bench::runDeformModes(std::cout, csv, modesCase)
+           : hasFlag(args, "--large") || large ? bench::runDeformLarge(std::cout, csv, largeCase)
            : hasFlag(args, "--gpu")   ? bench::runDeformGpu(std::cout, csv, hasFlag(args, "--quick"))
                                       : bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));
   if (pos[0] == "contact") return bench::runContact(std::cout, csv, hasFlag(args, "--quick"));
 #else
-  (void)csv, (void)large;
+  (void)csv, (void)large, (void)modes;
   std::fprintf(stderr, "mechsim-cli: bench: this build has no benchmark programs\n");
   return 2;
 #endif

@@ -80,10 +80,11 @@ const char* commandUsage(const std::string& command) {
        "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
        "[--step-control none|line-search|subspace] [--modes 64..1024] [--backend auto|cpu|cuda] "
        "[--vtk DIR [--vtk-every N]] [--cache DIR|off]"},
-      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact [--csv] [--quick] [--gpu] [--large[=98k|1m|strap]]   (--quick: deform "
+      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact [--csv] [--quick] [--gpu] [--large[=98k|1m|strap]] [--modes[=12k|98k|1m]]   (--quick: deform "
                 "and contact only, a shorter run; --gpu: deform only, the CUDA backend against its CPU twin; --large: "
                 "deform only, the 98k- and 1M-tet cases alone, or one of them; =strap: the 123k-tet thin strap, "
-                "JGS2 with the selected inverse against the solves)"},
+                "JGS2 with the selected inverse against the solves; --modes: deform only, JGS2's rest modes by block "
+                "Krylov-Schur against Spectra's Lanczos)"},
       {"info", "mechsim-cli info"},
   };
   for (const auto& [name, text] : table)

@@ -5,21 +5,24 @@
 //
 // The wanted λ of H are the largest θ = 1/λ of A. The basis V (n × p, orthonormal) is a block
 // Krylov space of A grown b columns at a time: the next block Q is A V_last made orthogonal to V
-// (classical Gram–Schmidt, twice) and orthonormal (Householder QR, A V_last − V C = Q R), so that
+// (classical Gram–Schmidt, twice) and orthonormal (Gram–Schmidt within the block, twice:
+// A V_last − V C = Q R), so that
 //     A V = V T + Q R E_lastᵀ,        T = Vᵀ A V   (p × p; block Arnoldi),
-// with T's new columns Vᵀ (A Q) formed as each block is applied. When V is full, Rayleigh–Ritz:
-// T Y = Y Θ, Ritz vectors Φ = V Y. The residual of a Ritz pair needs no other product:
+// with T's new columns Vᵀ (A Q) formed as each block is applied. Every few blocks (about four
+// times per fill of V), Rayleigh–Ritz: T Y = Y Θ, Ritz vectors Φ = V Y. The residual of a Ritz pair needs no other product:
 //     ‖A φ − θ φ‖ = ‖(I − V Vᵀ) A V y‖ = ‖R y_last‖,
 // and a pair has converged when it is below tol · θ (Spectra's test). Until the k largest have,
-// the basis restarts thick (Stewart's Krylov–Schur): V = [Φ_keep, Q] with T = [Θ_keep, ·; ·, ·]
+// and V is full, the basis restarts thick (Stewart's Krylov–Schur): V = [Φ_keep, Q] with T = [Θ_keep, ·; ·, ·]
 // — A Φ_keep = Φ_keep Θ_keep + Q R E_lastᵀ Y_keep stays within the new basis, so the space keeps
 // its Krylov structure and continues from A Q.
 //
 // One step applies A to b vectors at once (one multi-right-hand-side solve, BLAS-3 in a
-// supernodal factor, or b solves on several threads) and orthogonalises them against V with two
-// matrix–matrix products, where a single-vector Lanczos (Spectra's SymEigsShiftSolver) makes p
-// matrix–vector passes over V per vector: the same flops, b times the memory traffic, which is
-// what bounds it on large parts (docs/deform.md, Precomputation).
+// supernodal factor) and orthogonalises them against V with matrix–matrix products, where a
+// single-vector Lanczos (Spectra's SymEigsShiftSolver) makes matrix–vector passes over V per
+// vector: the same flops, b times the memory traffic, which is what bounds it on large parts. A
+// block space needs more applications than a single-vector one for the same modes (a lower
+// polynomial degree per dimension; 1.4–2.6× here), each far cheaper (docs/deform.md, "The rest
+// modes").
 //
 // A repeated eigenvalue has at most b independent directions in a block Krylov space (the start
 // block's components in its eigenspace), so one repeated more than b times may be returned fewer

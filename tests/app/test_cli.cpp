@@ -171,6 +171,8 @@ class TestCli : public QObject {
     QTest::newRow("bench deform --large=2m") << QStringList{"bench", "deform", "--large=2m"} << "unknown option '--large=2m'";
     QTest::newRow("bench kinematics --large=1m") << QStringList{"bench", "kinematics", "--large=1m"}
                                                  << "unknown option '--large=1m'";
+    QTest::newRow("bench deform --modes=2m") << QStringList{"bench", "deform", "--modes=2m"} << "unknown option '--modes=2m'";
+    QTest::newRow("bench contact --modes") << QStringList{"bench", "contact", "--modes"} << "unknown option '--modes'";
     QTest::newRow("info extra") << QStringList{"info", "extra"} << "unexpected argument 'extra'";
     QTest::newRow("check --jsn") << QStringList{"check", example("fourbar.json"), "--jsn"}
                                  << "unknown option '--jsn'";
