@@ -125,7 +125,6 @@ class SerialBlas {
   int previous_ = 1;
 };
 
-
 /// The k lowest eigenpairs of H̄ through its factor (low_modes.h). A = H̄⁻¹ on a block of b
 /// vectors is one CHOLMOD solve with b right-hand sides (supernodal: BLAS-3 on the threads of
 /// OpenBLAS); a cancel request is checked per block. Splitting the columns among OpenMP threads,
