@@ -60,7 +60,10 @@ void report(const Jgs2Options& opt, Jgs2Stage stage, double fraction = -1) {
 /// with it at once (ThreadSolve).
 class RestFactor : public Eigen::CholmodSupernodalLLT<SpMat> {
  public:
-  explicit RestFactor(const SpMat& A) : Eigen::CholmodSupernodalLLT<SpMat>(A) {}
+  /// Throws std::runtime_error when A is not positive definite.
+  explicit RestFactor(const SpMat& A) : Eigen::CholmodSupernodalLLT<SpMat>(A) {
+    if (info() != Eigen::Success) throw std::runtime_error("JGS2: rest Hessian is not positive definite");
+  }
   cholmod_factor* factor() const { return m_cholmodFactor; }
 };
 
@@ -139,15 +142,19 @@ LowModes modesThroughFactor(const RestFactor& llt, const SpMat& Hbar, int k, con
   };
   return lowestModes(Hbar, k, inverse, lo);
 }
+
+/// The rest Hessian H̄ = M/h² + ∇²Ψ(x̄) over the free vertices, with the rest elements in `c`.
+SpMat restHessian(const DeformableModel& m, ElementCache& c) {
+  evalElements(m, restPositions(m), c, true);
+  return assembleHessian(m, c);
+}
 }  // namespace
 
 LowModes restModes(const DeformableModel& m, int k, const LowModesOptions& options, double* factorSeconds) {
   const auto t = Clock::now();
   ElementCache c;
-  evalElements(m, restPositions(m), c, true);
-  const SpMat Hbar = assembleHessian(m, c);
+  const SpMat Hbar = restHessian(m, c);
   const RestFactor llt(Hbar);
-  if (llt.info() != Eigen::Success) throw std::runtime_error("JGS2: rest Hessian is not positive definite");
   if (factorSeconds) *factorSeconds = since(t);
   return modesThroughFactor(llt, Hbar, k, Jgs2Options{}, options);
 }
@@ -161,13 +168,10 @@ Jgs2Data precomputeJgs2(const DeformableModel& m, const Jgs2Options& opt) {
   // 1. Rest Hessian and its factorisation.
   report(opt, Jgs2Stage::Factor);
   auto t = Clock::now();
-  const VecX xr = restPositions(m);
   ElementCache c;
-  evalElements(m, xr, c, true);
-  const SpMat Hbar = assembleHessian(m, c);
+  const SpMat Hbar = restHessian(m, c);
   auto lltOwner = std::make_unique<RestFactor>(Hbar);  // freed once the subspaces no longer need it
   RestFactor& llt = *lltOwner;
-  if (llt.info() != Eigen::Success) throw std::runtime_error("JGS2: rest Hessian is not positive definite");
   d.factorSeconds = since(t);
   checkCancel(opt);
   report(opt, Jgs2Stage::Modes);

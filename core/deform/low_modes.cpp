@@ -35,11 +35,18 @@ struct KrylovBasis {
   }
 };
 
+/// n × cols independent standard normal entries.
+MatX normalBlock(int n, int cols, std::mt19937_64& rng) {
+  std::normal_distribution<double> normal;
+  MatX X(n, cols);
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < n; ++i) X(i, j) = normal(rng);
+  return X;
+}
+
 /// A random direction orthogonal to V_p and to Q's first j columns (twice, for round-off).
 VecX randomOrthogonal(const KrylovBasis& basis, const MatX& Q, int j, std::mt19937_64& rng) {
-  std::normal_distribution<double> normal;
-  MatX z(basis.n, 1);
-  for (int i = 0; i < basis.n; ++i) z(i, 0) = normal(rng);
+  MatX z = normalBlock(basis.n, 1, rng);
   for (int pass = 0; pass < 2; ++pass) {
     basis.subtract(basis.project(z), z);
     for (int i = 0; i < j; ++i) z.col(0) -= Q.col(i).dot(z.col(0)) * Q.col(i);
@@ -120,14 +127,8 @@ LowModes lowestModes(const SpMat& H, int k, const BlockInverse& inverse, const L
   };
 
   MatX Q, R;
-  {  // start block: normal entries, orthonormalised
-    std::normal_distribution<double> normal;
-    MatX X(n, b);
-    for (int j = 0; j < b; ++j)
-      for (int i = 0; i < n; ++i) X(i, j) = normal(rng);
-    nextBlock(basis, X, MatX(0, b), Q, R, rng);
-    append(Q);
-  }
+  nextBlock(basis, normalBlock(n, b, rng), MatX(0, b), Q, R, rng);  // start block, orthonormalised
+  append(Q);
 
   // Rayleigh–Ritz also every checkEvery blocks before the basis is full (about four times per
   // fill), so that the space stops growing soon after the wanted pairs have converged.
