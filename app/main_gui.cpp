@@ -39,7 +39,7 @@
 #include "data_root.h"
 #include "ui/drag_handler.h"
 #include "ui/main_window.h"
-#include "ui/picking.h"
+#include "scene/picking.h"
 #include "ui/viewport.h"
 
 #ifndef MECHSIM_VERSION

@@ -69,4 +69,8 @@ inline bool isModesCase(const std::string& which) {
 /// ratios to PGS. bench_contact.cpp. Returns the exit status.
 int runContact(std::ostream& out, bool csv, bool quick);
 
+/// `bench startup` (bench_startup.cpp): `check` of the four-bar as a process (`self` is the
+/// mechsim-cli program) beside `help` as a process and beside the check's work in-process.
+int runStartup(std::ostream& out, bool csv, const std::string& sourceDir, const std::string& self);
+
 }  // namespace mechsim::bench

@@ -1,6 +1,6 @@
 #pragma once
 // ui/dof_panel.h — the DOF panel: one row per driver and per independent coordinate found by
-// the mobility analysis (ui/dof_analysis.h): name, a slider over the DOF's range (the file's
+// the mobility analysis (core/sim/dofs.h): name, a slider over the DOF's range (the file's
 // limits, else the reachable range), a spin box in display units (degrees for angles, metres for
 // lengths) and, for a file driver, "f(t)": the driver follows its expression of t when time runs.
 // The panel only asks (valueRequested); the sliders show what the controller reports (showFrame).
@@ -8,7 +8,7 @@
 
 #include <QWidget>
 
-#include "ui/dof_analysis.h"
+#include "core/sim/dofs.h"
 #include "ui/simulation_controller.h"
 
 class QCheckBox;
@@ -18,6 +18,9 @@ class QSlider;
 class QGridLayout;
 
 namespace mechsim::ui {
+
+using DofInfo = sim::DofInfo;
+using DofKind = sim::DofKind;
 
 class DofPanel : public QWidget {
   Q_OBJECT

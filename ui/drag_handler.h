@@ -5,13 +5,13 @@
 // moves the target in the plane through the grabbed point facing the camera, or, with Ctrl held,
 // along the world axis (x, y or z) whose image best follows the mouse; release ends the drag.
 // Alt+left always orbits, Shift+left pans. The handler only turns pixels into world targets
-// (ui/picking.h); what follows the target is the controller's DragSolver.
+// (scene/picking.h); what follows the target is the controller's DragSolver.
 #include <Eigen/Core>
 #include <QObject>
 #include <QPoint>
 #include <QPointer>
 
-#include "ui/picking.h"
+#include "scene/picking.h"
 #include "ui/viewport.h"
 
 namespace mechsim::ui {

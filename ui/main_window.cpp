@@ -38,9 +38,8 @@
 #include "core/io/load.h"
 #include "core/io/read_cancel.h"
 #include "core/io/write.h"
-#include "core/anm/anm_drag.h"
 #include "ui/deformable_export.h"
-#include "ui/deformable_parts.h"
+#include "core/sim/part_surface.h"
 #include "ui/pose_spec.h"
 #include "ui/dof_panel.h"
 #include "ui/drag_handler.h"
@@ -70,7 +69,7 @@ QString bodyName(const Model& m, int b) {
   return b >= 0 && b < static_cast<int>(m.bodies.size()) ? qs(m.bodies[b].name) : QStringLiteral("world");
 }
 
-/// The stress colour ramp (ui/stress_colours.h), low on the left, as a w × h legend image.
+/// The stress colour ramp (scene/stress_colours.h), low on the left, as a w × h legend image.
 QPixmap stressRampPixmap(int w, int h) {
   QImage img(w, h, QImage::Format_RGB32);
   for (int x = 0; x < w; ++x) {
@@ -263,7 +262,7 @@ void MainWindow::buildMenus() {
   newton->setObjectName("dragSolverNewton");
   solvers->addAction(newton);
   connect(newton, &QAction::triggered, this, [this] {
-    simulation_->setDragSolverFactory([] { return makeNewtonDragSolver(); });
+    simulation_->setDragMethod(sim::DragMethod::Newton);
     QSettings().setValue("drag/solver", "newton");
   });
   // Continuation along the ANM path (paper 004): drags and slider moves keep their branch.
@@ -272,7 +271,7 @@ void MainWindow::buildMenus() {
   anmSolver->setObjectName("dragSolverAnm");
   solvers->addAction(anmSolver);
   connect(anmSolver, &QAction::triggered, this, [this] {
-    simulation_->setDragSolverFactory([] { return makeAnmDragSolver(); });
+    simulation_->setDragMethod(sim::DragMethod::Anm);
     QSettings().setValue("drag/solver", "anm");
   });
   view->addSeparator();
@@ -454,7 +453,7 @@ bool MainWindow::openFile(const QString& path) {
     try {
       auto s = std::make_shared<MechanismSpec>(io::readMechanismFile(path.toStdString()));
       load->model = std::make_shared<const Model>(io::compileSpec(*s));
-      load->surfaces = restSurfaces(*s);
+      load->surfaces = sim::restSurfaces(*s);
       load->spec = std::move(s);
     } catch (const io::LoadError& e) {
       load->error = QString::fromStdString(e.what());

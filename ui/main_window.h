@@ -30,11 +30,11 @@
 #include "core/spec.h"
 #include "ui/export_dialog.h"
 #include "ui/history.h"
-#include "ui/picking.h"
+#include "scene/picking.h"
 #include "ui/report_dialog.h"
-#include "ui/scene.h"
+#include "scene/scene.h"
 #include "ui/simulation_controller.h"
-#include "ui/stress_colours.h"
+#include "scene/stress_colours.h"
 
 class QAction;
 class QActionGroup;

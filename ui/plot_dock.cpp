@@ -20,7 +20,7 @@
 #include <QtCharts/QValueAxis>
 
 #include "core/io/write.h"
-#include "ui/dof_analysis.h"
+#include "core/sim/dofs.h"
 #include "ui/dynamic_mode.h"
 #include "ui/history.h"
 
@@ -41,7 +41,7 @@ std::vector<PlotQuantity> plotQuantities(const Model& m) {
       for (int k = 0; k < j.nCoords; ++k) {
         const int c = j.firstCoord + k;
         const QString name = qs(m.coordNames[c]);
-        const QString u = isAngularCoordinate(j, k) ? "rad" : "m";
+        const QString u = sim::isAngularCoordinate(j, k) ? "rad" : "m";
         const QString label = kind == 0   ? QStringLiteral("%1 (%2)").arg(name, u)
                               : kind == 1 ? QStringLiteral("%1.vel (%2/s)").arg(name, u)
                                           : QStringLiteral("%1.acc (%2/s²)").arg(name, u);

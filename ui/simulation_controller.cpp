@@ -1,39 +1,29 @@
-// ui/simulation_controller.cpp — worker-thread owner of Data: sliders, time, handle drags,
-// restores; publishes frames to the GUI.
+// ui/simulation_controller.cpp — the worker-thread client of the engine: requests from the GUI
+// become the engine's stages (core/sim/stages.h) on the open mechanism's sim::Data; finished
+// frames go back to the GUI.
 #include "ui/simulation_controller.h"
-#include "ui/deformable_parts.h"
-#include "ui/dof_anm.h"
-#include "ui/dynamic_mode.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <QMetaObject>
 #include <QTimer>
 
+#include "core/io/engine.h"
+#include "core/io/jgs2_cache.h"
+#ifdef MECHSIM_HAVE_CUDA
+#include "gpu/engine_device.h"
+#endif
+
 namespace mechsim::ui {
 namespace {
-constexpr double kPi = 3.14159265358979323846;
-/// Time the reachable-range search may take per DOF when a model opens [s].
-constexpr double kRangeBudgetSeconds = 0.25;
 /// After a soft handle on a deformable part is released, frames go on until every vertex has been
 /// slower than kSettledSpeed for kSettledTicks frames in a row, or for kMaxSettleTicks frames.
 constexpr double kSettledSpeed = 5e-3;  // m/s
 constexpr int kSettledTicks = 10;
 constexpr int kMaxSettleTicks = 900;
-
-/// The largest slider step the position analysis takes at once; larger moves are split so that
-/// Newton starts close to the solution and stays on the assembly branch (continuation).
-double maxStep(const DofInfo& d, const Model& m) { return d.angular ? 5.0 * kPi / 180.0 : 0.02 * m.lengthScale; }
-
 }  // namespace
-
-std::vector<Pose> bodyPoses(const Model& m, const VecX& q) {
-  std::vector<Pose> poses;
-  poses.reserve(m.bodies.size());
-  for (int b = 0; b < static_cast<int>(m.bodies.size()); ++b) poses.push_back(bodyPose(m, q, b));
-  return poses;
-}
 
 Frame initialFrame(std::shared_ptr<const Model> model) {
   Frame f;
@@ -46,139 +36,76 @@ Frame initialFrame(std::shared_ptr<const Model> model) {
   return f;
 }
 
-SimulationController::SimulationController(QObject* parent) : QObject(parent) {
+SimulationController::SimulationController(QObject* parent)
+    : QObject(parent), cacheDir_(io::defaultJgs2CacheDir()) {
   qRegisterMetaType<mechsim::ui::Frame>("mechsim::ui::Frame");
   qRegisterMetaType<mechsim::ui::ModelInfo>("mechsim::ui::ModelInfo");
-  factory_ = [] { return makeNewtonDragSolver(); };
-  anmPath_ = std::make_unique<AnmSliderPath>();
-  deform_ = std::make_unique<DeformableParts>();
-  deform_->setCancel([this] { return stopping_.load() || modelsPending_.load() > 0; });
-  deform_->setProgress([this](const std::string& text) {
-    emit deformPreparing(reinterpret_cast<quintptr>(model_.get()), QString::fromStdString(text));
-  });
 }
 
 SimulationController::~SimulationController() = default;
+
+sim::Options SimulationController::engineOptions() {
+  sim::Options o;  // the engine's defaults: one display tick per deformable step, the GUI's caps
+  o.deformStep = kTick;
+  o.drag = dragMethod_;
+  o.cancel = [this] { return stopping_.load() || modelsPending_.load() > 0; };
+  const quintptr id = reinterpret_cast<quintptr>(model_.get());
+  o.progress = [this, id](const std::string& text) { emit deformPreparing(id, QString::fromStdString(text)); };
+#ifdef MECHSIM_HAVE_CUDA
+  o.device = gpu::engineDevice();
+#endif
+  return io::engineOptions(std::move(o), cacheDir_);
+}
 
 void SimulationController::setModel(std::shared_ptr<const mechsim::Model> model,
                                     std::shared_ptr<const mechsim::MechanismSpec> spec) {
   // New state for the new model; the old Data goes with the old model.
   pause();
-  anmPath_->reset();
   deformDragging_ = false;
   if (deformTimer_) deformTimer_->stop();
-  if (drag_) drag_->end();
-  drag_.reset();
-  dragging_ = false;
   pendingDof_.clear();
   pendingTarget_.reset();
-  dyn_.reset();  // a new model opens in kinematic mode
-  modeMessage_.clear();
-  model_ = std::move(model);
-  spec_ = std::move(spec);
-  work_.reset();
-  free_.reset();
+  modeMessage_.clear();  // a new model opens in kinematic mode
   data_.reset();
-  freeData_.reset();
-  dofs_.clear();
+  sim_.reset();
+  model_ = std::move(model);
   if (!model_) return;
-  const Model& file = *model_;
   ModelInfo info;
   info.model = model_;
-
-  // Assemble the file's configuration with its drivers at t = 0, then the mobility analysis.
-  Data assembled = makeData(file);
-  solvePositions(file, assembled, 0.0);
-  info.mobility = analyseMobility(file, assembled);
-
-  // The working model: file drivers plus the coordinates that complete them.
-  inputs_ = std::make_shared<DriverInputs>();
-  std::vector<std::pair<int, int>> extra;
   try {
-    if (spec_) extra = independentCoordinates(*spec_, file, assembled.q, info.mobility.dofDriven);
-    work_ = std::make_unique<Model>(buildWorkModel(spec_.get(), file, extra, inputs_));
-    free_ = buildFreeModel(spec_.get());
+    sim_ = std::make_shared<const sim::Model>(sim::compile(std::move(spec), model_, engineOptions()));
+  } catch (const deform::Cancelled&) {
+    return;  // a newer model is on its way (or the window closes): it follows
   } catch (const std::exception& e) {
     info.message = e.what();
-    extra.clear();
-    work_ = std::make_unique<Model>(buildWorkModel(nullptr, file, extra, inputs_));
-    free_.reset();
+    sim_ = std::make_shared<const sim::Model>(sim::compile(nullptr, model_, engineOptions()));
   }
-  info.hasSpec = spec_ && free_;
-  // Deformable parts: one implicit-Euler step of a display tick per frame.
-  deform_->clear();
-  // (A build abandoned for a model already replaced again says nothing: that model follows.)
-  if (spec_ && !spec_->deformables.empty() && !deform_->build(*spec_, file, kTick) && modelsPending_.load() == 0)
-    info.message += (info.message.empty() ? "" : "; ") + deform_->message();
-  data_ = std::make_unique<Data>(makeData(*work_));
-  data_->q = assembled.q;
-  if (free_) freeData_ = std::make_unique<Data>(makeData(*free_));
-
-  // The sliders: one per driver of the working model, starting where the mechanism is.
-  updateJointCoordinates(*work_, *data_);
-  const int nFile = static_cast<int>(file.drivers.size());
-  for (int i = 0; i < static_cast<int>(work_->drivers.size()); ++i) {
-    const Driver& drv = work_->drivers[i];
-    const Joint& jt = work_->joints[drv.joint];
-    DofInfo d;
-    d.kind = i < nFile ? DofKind::Driver : DofKind::Coordinate;
-    d.driver = i;
-    d.joint = drv.joint;
-    d.coordinate = drv.coordinate;
-    d.coordIndex = jt.firstCoord + drv.coordinate;
-    d.angular = isAngularCoordinate(jt, drv.coordinate);
-    d.name = d.kind == DofKind::Driver ? drv.name : work_->coordNames[d.coordIndex];
-    d.expression = d.kind == DofKind::Driver ? drv.expression : std::string();
-    inputs_->value[i] = d.kind == DofKind::Driver ? inputs_->at(i, 0.0) : data_->coords[d.coordIndex];
-    dofs_.push_back(d);
+  data_ = std::make_unique<sim::Data>(sim::makeData(*sim_));
+  info.dofs = sim_->dofs;
+  info.mobility = sim_->mobility;
+  info.hasSpec = sim_->spec && sim_->free;
+  // (A message of a model already replaced again says nothing: that model follows.)
+  if (modelsPending_.load() == 0) {
+    for (const std::string& m : {sim_->message, data_->message})
+      if (!m.empty()) info.message += (info.message.empty() ? "" : "; ") + m;
   }
-  solvePositions(*work_, *data_, 0.0);
-  finishPositions();
-
-  // Slider ranges: the file's limits, else what the position analysis can reach.
-  for (DofInfo& d : dofs_) {
-    const double v = inputs_->value[d.driver];
-    const Joint& jt = work_->joints[d.joint];
-    if (jt.limits && (jt.nCoords == 1 || d.coordinate == 0)) {
-      d.lower = jt.limits->first;
-      d.upper = jt.limits->second;
-      d.limitsFromFile = true;
-    } else {
-      std::tie(d.lower, d.upper) = reachableRange(*work_, *data_, *inputs_, d, kRangeBudgetSeconds);
-    }
-    d.lower = std::min(d.lower, v);
-    d.upper = std::max(d.upper, v);
-  }
-  info.dofs = dofs_;
-  pendingDof_.assign(dofs_.size(), std::nullopt);
-  initial_ = {data_->t, data_->q, inputs_->value, inputs_->follow};
+  pendingDof_.assign(sim_->dofs.size(), std::nullopt);
+  initial_ = sim::state(*sim_, *data_);
   emit modelInfoReady(info);
   publish(true, true);
 }
 
-void SimulationController::finishPositions() {
-  // Rates from the drivers that follow their expressions (held values have zero rate).
-  if (data_->stats.converged) {
-    solveVelocities(*work_, *data_);
-    solveAccelerations(*work_, *data_);
-  }
-  updateJointCoordinates(*work_, *data_);
-}
-
 bool SimulationController::advance(double dt) {
-  if (!work_) return false;
-  if (dyn_) return advanceDynamic(dt);
-  const double t1 = data_->t + dt;
-  if (!solvePositions(*work_, *data_, t1)) return false;
-  finishPositions();
-  // Sliders of playing drivers show their expression's value.
-  for (const DofInfo& d : dofs_)
-    if (inputs_->follow[d.driver]) inputs_->value[d.driver] = inputs_->at(d.driver, t1);
-  return true;
+  if (!data_) return false;
+  const bool dynamic = sim::isDynamic(*data_);
+  const bool ok = sim::advance(*sim_, *data_, dt);
+  // A dynamic step's failure is shown once in the status bar; the last good state is kept.
+  if (dynamic) modeMessage_ = ok ? std::string() : data_->message;
+  return ok;
 }
 
 void SimulationController::tick() {
-  if (!work_ || (dragging_ && !dyn_)) return;
+  if (!data_ || (data_->dragging && !sim::isDynamic(*data_))) return;
   // Pacing: simulated time waits for the display rather than running ahead of it.
   if (paced_ && inFlight_.load() > 2) return;
   const bool ok = advance(speed_ * kTick);
@@ -187,7 +114,7 @@ void SimulationController::tick() {
 }
 
 void SimulationController::play() {
-  if (!work_) return;
+  if (!data_) return;
   if (!timer_) {
     timer_ = new QTimer(this);
     timer_->setTimerType(Qt::PreciseTimer);
@@ -202,11 +129,11 @@ void SimulationController::pause() {
   const bool was = playing_;
   playing_ = false;
   if (timer_) timer_->stop();
-  if (was && work_ && data_) publish(false);  // tells the GUI that play stopped
+  if (was && data_) publish(false);  // tells the GUI that play stopped
 }
 
 void SimulationController::stepOnce() {
-  if (!work_) return;
+  if (!data_) return;
   playing_ = false;
   if (timer_) timer_->stop();
   advance(speed_ * kTick);
@@ -214,7 +141,7 @@ void SimulationController::stepOnce() {
 }
 
 void SimulationController::reset() {
-  if (!work_) return;
+  if (!data_) return;
   playing_ = false;
   if (timer_) timer_->stop();
   restore(initial_, true);
@@ -225,22 +152,13 @@ void SimulationController::setSpeed(double speed) {
 }
 
 void SimulationController::setDofValue(int dof, double value) {
-  if (!work_ || dof < 0 || dof >= static_cast<int>(dofs_.size()) || !std::isfinite(value)) return;
+  if (!data_ || dof < 0 || dof >= sim_->dofCount() || !std::isfinite(value)) return;
   pendingDof_[dof] = value;
   schedule();
 }
 
 void SimulationController::setDofFollows(int dof, bool follows) {
-  if (!work_ || dof < 0 || dof >= static_cast<int>(dofs_.size())) return;
-  const int i = dofs_[dof].driver;
-  if (!inputs_->expression[i]) return;  // added coordinate drivers have no expression
-  inputs_->follow[i] = follows ? 1 : 0;
-  if (follows) {
-    // Back onto the expression at the current time.
-    solvePositions(*work_, *data_, data_->t);
-    finishPositions();
-    inputs_->value[i] = inputs_->at(i, data_->t);
-  }
+  if (!data_ || !sim::setDofFollows(*sim_, *data_, dof, follows)) return;
   publish(true);
 }
 
@@ -252,11 +170,11 @@ void SimulationController::schedule() {
 
 void SimulationController::process() {
   scheduled_ = false;
-  if (!work_) return;
+  if (!data_) return;
   // Pacing: while the GUI has frames waiting, requests keep coalescing (latest value wins).
   // During a drag one frame at a time (the GUI acknowledges it once painted): the cursor's latest
   // target is solved for each painted frame, and no frame is solved only to be dropped.
-  if (paced_ && inFlight_.load() > (dragging_ ? 0 : 1)) {
+  if (paced_ && inFlight_.load() > (data_->dragging ? 0 : 1)) {
     scheduled_ = true;
     QTimer::singleShot(1, this, [this] { process(); });
     return;
@@ -266,178 +184,125 @@ void SimulationController::process() {
     if (!pendingDof_[i]) continue;
     const double v = *pendingDof_[i];
     pendingDof_[i].reset();
-    if (dragging_) continue;
+    if (data_->dragging) continue;
     applyDofValue(i, v);
-    if (dyn_) restartDynamic(false);  // dynamic mode: from the slider's pose, at rest
     changed = true;
   }
   if (pendingTarget_) {
     const Vec3 target = *pendingTarget_;
     pendingTarget_.reset();
-    if (dragging_) applyDragTarget(target), changed = true;
+    if (data_->dragging) applyDragTarget(target), changed = true;
   }
   if (changed) publish(true);
 }
 
 void SimulationController::applyDofValue(int dof, double value) {
-  const DofInfo& d = dofs_[dof];
-  const int i = d.driver;
-  const double target = std::clamp(value, d.lower, d.upper);
-  double good = inputs_->at(i, data_->t);
-  inputs_->follow[i] = 0;
-  inputs_->value[i] = good;
-  if (anmSliders_ && target != good) {
-    // Along the ANM path; what it cannot reach is left to the stepped search below.
-    // Each frame reads the kept series at its own value when it can (AnmSliderPath, dof_anm.h).
-    const AnmMoveResult r = anmPath_->move(*work_, *data_, *inputs_, i, d.coordIndex, target, d.angular);
-    if (r.converged) {
-      data_->stats.solveSeconds = r.seconds;
-      finishPositions();
-      return;
-    }
-  }
-  // Continuation in the slider value: steps no larger than maxStep, each solved from the last.
-  const double h = maxStep(d, *work_);
-  const int n = std::max(1, static_cast<int>(std::ceil(std::abs(target - good) / h)));
-  const double from = good;
-  for (int k = 1; k <= n; ++k) {
-    const double next = from + (target - from) * k / n;
-    inputs_->value[i] = next;
-    if (solvePositions(*work_, *data_, data_->t)) {
-      good = next;
-      continue;
-    }
-    // Out of reach: bisect towards the last value that solved; q stays at the last solution
-    // (solvePositions restores d.q on failure), so the mechanism never jumps.
-    double bad = next;
-    for (int b = 0; b < 8; ++b) {
-      const double mid = 0.5 * (good + bad);
-      inputs_->value[i] = mid;
-      if (solvePositions(*work_, *data_, data_->t)) good = mid;
-      else bad = mid;
-    }
-    inputs_->value[i] = good;
-    solvePositions(*work_, *data_, data_->t);
-    break;
-  }
-  finishPositions();
+  // The slider's move (in dynamic mode the run restarts there, at rest); one it cannot reach stops
+  // at the last reachable value, where the mechanism stays.
+  const bool dynamic = sim::isDynamic(*data_);
+  sim::setDof(*sim_, *data_, dof, value);
+  if (dynamic && !sim::isDynamic(*data_)) modeMessage_ = data_->message;
 }
 
 void SimulationController::beginDrag(const mechsim::DragPoint& point) {
-  if (!work_ || point.body < 0 || point.body >= static_cast<int>(work_->bodies.size()) ||
-      work_->bodies[point.body].fixed)
+  if (!data_ || point.body < 0 || point.body >= static_cast<int>(model_->bodies.size()) ||
+      model_->bodies[point.body].fixed)
     return;
-  if (dyn_) return beginPerturbation(point);
-  if (dragging_) endDrag();
+  if (sim::isDynamic(*data_)) return beginPerturbation(point);
+  if (data_->dragging) endDrag();
   playing_ = false;
   if (timer_) timer_->stop();
-  // The drag runs on the model without drivers when there is one: the handle moves every DOF.
-  const Model& m = free_ ? *free_ : *work_;
-  Data& d = free_ ? *freeData_ : *data_;
-  if (free_) {
-    d.q = data_->q;
-    d.t = data_->t;
-  }
-  drag_ = factory_ ? factory_() : makeNewtonDragSolver();
-  drag_->begin(m, d, point);
-  dragPoint_ = point;
-  dragTarget_ = dragPointPosition(m, d.q, point);
-  dragging_ = true;
+  sim::beginDrag(*sim_, *data_, point);
 }
 
 void SimulationController::setDragTarget(const mechsim::Vec3& target) {
-  if (!dragging_ || !target.allFinite()) return;
+  if (!data_ || !data_->dragging || !target.allFinite()) return;
   pendingTarget_ = target;
   schedule();
 }
 
-void SimulationController::applyDragTarget(const Vec3& target) {
-  if (dyn_) {
-    dragTarget_ = target;
-    return dyn_->setTarget(target);
-  }
-  const Model& m = free_ ? *free_ : *work_;
-  Data& d = free_ ? *freeData_ : *data_;
-  dragTarget_ = target;
-  const DragResult r = drag_->update(m, d, target);
-  if (free_) {
-    data_->q = d.q;
-    data_->stats = d.stats;
-  }
-  data_->stats.solveSeconds = r.seconds;
-  data_->stats.iterations = r.iterations;
-  if (!r.converged) data_->stats.message = r.message;
-  // Quasi-static: no time passes during a drag.
-  data_->qd.setZero();
-  data_->qdd.setZero();
-  updateJointCoordinates(*work_, *data_);
-  // The drivers hold the new pose (angles unwrapped next to the slider's value).
-  for (const DofInfo& dof : dofs_) {
-    double v = data_->coords[dof.coordIndex];
-    if (dof.angular) v = unwrapNear(v, inputs_->value[dof.driver]);
-    inputs_->value[dof.driver] = v;
-    inputs_->follow[dof.driver] = 0;
-  }
-}
+void SimulationController::applyDragTarget(const Vec3& target) { sim::dragTo(*sim_, *data_, target); }
 
 void SimulationController::endDrag() {
-  if (!dragging_) return;
-  if (dyn_) return endPerturbation();
+  if (!data_ || !data_->dragging) return;
+  if (sim::isDynamic(*data_)) return endPerturbation();
   if (pendingTarget_) {
     applyDragTarget(*pendingTarget_);
     pendingTarget_.reset();
   }
-  drag_->end();
-  drag_.reset();
-  dragging_ = false;
-  // Back on the working model, whose drivers now hold the dragged pose.
-  solvePositions(*work_, *data_, data_->t);
-  finishPositions();
+  sim::endDrag(*sim_, *data_);
   publish(true);
 }
 
-void SimulationController::restore(const mechsim::ui::ControllerState& state, bool record) {
-  if (!work_ || state.q.size() != work_->nq || state.dofValues.size() != dofs_.size()) return;
-  if (dragging_) {
-    if (drag_) drag_->end();
-    drag_.reset();
-    if (dyn_) dyn_->release();
-    dragging_ = false;
+void SimulationController::beginPerturbation(const DragPoint& point) {
+  sim::beginDrag(*sim_, *data_, point);
+  resumeAfterDrag_ = playing_;
+  // Time runs while the spring pulls.
+  if (!playing_) play();
+  modeMessage_.clear();
+}
+
+void SimulationController::endPerturbation() {
+  if (pendingTarget_) {
+    applyDragTarget(*pendingTarget_);
+    pendingTarget_.reset();
   }
+  sim::endDrag(*sim_, *data_);
+  if (!resumeAfterDrag_) pause();
+  publish(true);
+}
+
+void SimulationController::restore(const mechsim::sim::State& state, bool record) {
+  if (!data_) return;
   pendingTarget_.reset();
   for (auto& p : pendingDof_) p.reset();
-  data_->t = state.t;
-  data_->q = state.q;
-  for (size_t k = 0; k < dofs_.size(); ++k) {
-    inputs_->value[dofs_[k].driver] = state.dofValues[k];
-    inputs_->follow[dofs_[k].driver] = k < state.dofFollows.size() ? state.dofFollows[k] : 0;
-  }
-  solvePositions(*work_, *data_, state.t);
-  finishPositions();
-  if (dyn_) restartDynamic(false);  // dynamic mode: from the restored pose, at rest
+  const bool dynamic = sim::isDynamic(*data_);
+  if (!sim::restore(*sim_, *data_, state)) return;
+  if (dynamic && !sim::isDynamic(*data_)) modeMessage_ = data_->message;
   publish(record, &state == &initial_);
 }
 
-void SimulationController::setDragSolverFactory(mechsim::ui::DragSolverFactory factory) {
-  factory_ = std::move(factory);
-  // Slider moves follow the ANM path (ui/dof_anm.h) when handle drags do.
-  anmSliders_ = factory_ && factory_()->name() == "anm";
+void SimulationController::setDragMethod(mechsim::sim::DragMethod method) {
+  dragMethod_ = method;
+  if (data_) sim::setDragMethod(*sim_, *data_, method);
+}
+
+void SimulationController::setDynamic(bool on) {
+  if (!data_) return;
+  if (data_->dragging) endDrag();
+  if (!on) {
+    modeMessage_ = "Kinematic mode";
+    sim::setDynamic(*sim_, *data_, false);
+    publish(true);
+    return;
+  }
+  if (!sim::setDynamic(*sim_, *data_, true)) {
+    modeMessage_ = data_->message;
+    publish(false);
+    return;
+  }
+  const Vec3 g = model_->gravity;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "Dynamic mode: gravity (%g, %g, %g) m/s², time step %g s", g.x(), g.y(), g.z(),
+                data_->dynamics->timestep());
+  modeMessage_ = buf;
+  publish(true);
 }
 
 void SimulationController::beginDeformDrag(int part, int surfaceVertex, const mechsim::Vec3& target) {
-  if (!work_ || deform_->empty()) return;
-  deformDragging_ = deform_->setHandle(part, surfaceVertex, target);
+  if (!data_ || sim_->parts.empty()) return;
+  deformDragging_ = sim::setDeformHandle(*sim_, *data_, part, surfaceVertex, target);
   if (deformDragging_) startDeformTimer();
 }
 
 void SimulationController::setDeformTarget(const mechsim::Vec3& target) {
-  if (deformDragging_) deform_->setHandleTarget(target);  // the next step pulls there
+  if (deformDragging_) sim::moveDeformHandle(*sim_, *data_, target);  // the next step pulls there
 }
 
 void SimulationController::endDeformDrag() {
   if (!deformDragging_) return;
   deformDragging_ = false;
-  deform_->clearHandle();
+  sim::clearDeformHandle(*sim_, *data_);
   startDeformTimer();  // the part springs back: frames until it settles
 }
 
@@ -445,7 +310,7 @@ void SimulationController::setStressColouring(bool on) {
   stressColours_ = on;
   // Time standing still: the current state again, now with (or without) its stress.
   const bool framesComing = playing_ || (deformTimer_ && deformTimer_->isActive());
-  if (work_ && data_ && !deform_->empty() && !framesComing) publish(false);
+  if (data_ && !sim_->parts.empty() && !framesComing) publish(false);
 }
 
 void SimulationController::startDeformTimer() {
@@ -460,77 +325,37 @@ void SimulationController::startDeformTimer() {
 }
 
 void SimulationController::deformTick() {
-  if (!work_ || deform_->empty()) return deformTimer_->stop();
+  if (!data_ || sim_->parts.empty()) return deformTimer_->stop();
   // Play's own frames step the parts (unless a body drag holds time in the kinematic mode).
-  if (playing_ && !(dragging_ && !dyn_)) return;
+  const bool dynamic = sim::isDynamic(*data_);
+  if (playing_ && !(data_->dragging && !dynamic)) return;
   if (!deformDragging_) {
-    stillTicks_ = deform_->maxSpeed() < kSettledSpeed ? stillTicks_ + 1 : 0;
+    stillTicks_ = sim::deformMaxSpeed(*data_) < kSettledSpeed ? stillTicks_ + 1 : 0;
     if (stillTicks_ >= kSettledTicks || ++settleTicks_ > kMaxSettleTicks) return deformTimer_->stop();
   }
   // Paced like a drag: one frame at a time while the handle is held.
-  if (paced_ && inFlight_.load() > (deformDragging_ || dragging_ ? 0 : 1)) return;
+  if (paced_ && inFlight_.load() > (deformDragging_ || data_->dragging ? 0 : 1)) return;
   publish(false, false, /*stepParts=*/true);
 }
 
 void SimulationController::publish(bool recorded, bool startsHistory, bool stepParts) {
+  // The deformable parts take one step with the bodies of each recorded frame; the frame that
+  // starts the history (a new model, a reset) shows them at rest, at once, however long their step
+  // takes. A state only re-shown (scrubbing, a pause notice) does not advance them.
+  std::string partsMessage;
+  if (!sim_->parts.empty()) {
+    if (startsHistory) sim::resetDeformables(*sim_, *data_);
+    const bool stepped = (recorded && !startsHistory) || stepParts;
+    if (stepped && !sim::stepDeformables(*sim_, *data_)) partsMessage = data_->message;
+  }
   // Snapshot what the GUI needs; it never sees Data itself.
   Frame f;
-  f.model = model_;
+  static_cast<sim::Frame&>(f) = sim::frame(*sim_, *data_, sim::FrameOptions{stressColours_, true});
   f.serial = ++serial_;
-  f.t = data_->t;
-  f.poses = bodyPoses(*model_, data_->q);
-  f.stats = data_->stats;
-  f.q = data_->q;
-  f.qd = data_->qd;
-  f.qdd = data_->qdd;
-  f.coords = data_->coords;
-  f.coordVel = data_->coordVel;
-  f.coordAcc = data_->coordAcc;
-  if (dragging_ && free_) {
-    constraintResidual(*free_, *freeData_);
-    f.phi = freeData_->phi;
-  } else {
-    constraintResidual(*work_, *data_);
-    f.phi = data_->phi;
-  }
-  for (const DofInfo& d : dofs_) {
-    f.dofValues.push_back(inputs_->value[d.driver]);
-    f.dofFollows.push_back(inputs_->follow[d.driver]);
-  }
   f.recorded = recorded;
   f.startsHistory = startsHistory;
-  f.dragging = dragging_;
-  if (dragging_) {
-    f.dragPoint = dragPointPosition(*work_, data_->q, dragPoint_);
-    f.dragTarget = dragTarget_;
-  }
   f.playing = playing_;
-  fillDynamicFrame(f);
-  if (!deform_->empty()) {
-    // The parts take one step with the bodies of each recorded frame; the frame that starts the
-    // history (a new model, a reset) shows them at rest, at once, however long their step takes. A
-    // state only re-shown (scrubbing, a pause notice) does not advance them.
-    if (startsHistory) deform_->reset();
-    const bool stepped = (recorded && !startsHistory) || stepParts;
-    if (stepped && !deform_->step(*model_, data_->q) && f.modeMessage.empty()) f.modeMessage = deform_->message();
-    f.deformIterations = deform_->iterations();  // of the last step taken
-    f.deformUnconverged = deform_->unconverged();
-    std::vector<std::string> solvers;  // each solver named once
-    for (int k = 0; k < deform_->count(); ++k) {
-      const std::string name = deform_->solverName(k);
-      if (std::find(solvers.begin(), solvers.end(), name) == solvers.end()) {
-        f.deformSolvers += (solvers.empty() ? "" : ", ") + name;
-        solvers.push_back(name);
-      }
-      f.deformables.push_back(deform_->surface(k));
-      if (stressColours_) f.deformableStress.push_back(deform_->surfaceStress(k));
-    }
-    f.deformDragging = deformDragging_ && deform_->hasHandle();
-    if (f.deformDragging) {
-      f.deformPoint = deform_->handlePoint();
-      f.deformTarget = deform_->handleTarget();
-    }
-  }
+  f.modeMessage = modeMessage_.empty() ? partsMessage : modeMessage_;
   ++inFlight_;
   emit frameReady(f);
 }
@@ -584,8 +409,6 @@ void SimulationThread::beginDeformDrag(int part, int v, const Vec3& x) {
 void SimulationThread::setDeformTarget(const Vec3& x) { post([c = controller_, x] { c->setDeformTarget(x); }); }
 void SimulationThread::endDeformDrag() { post([c = controller_] { c->endDeformDrag(); }); }
 void SimulationThread::setStressColouring(bool on) { post([c = controller_, on] { c->setStressColouring(on); }); }
-void SimulationThread::setDragSolverFactory(DragSolverFactory f) {
-  post([c = controller_, f = std::move(f)]() mutable { c->setDragSolverFactory(std::move(f)); });
-}
+void SimulationThread::setDragMethod(sim::DragMethod m) { post([c = controller_, m] { c->setDragMethod(m); }); }
 
 }  // namespace mechsim::ui

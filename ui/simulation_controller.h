@@ -2,26 +2,29 @@
 // ui/simulation_controller.h — the GUI's link to the solvers (DESIGN.md: the GUI never calls a
 // solver on its own thread; STYLE.md §9, MuJoCo simulate's physics loop).
 //
-// SimulationController is a QObject that lives on a worker QThread (SimulationThread). It owns
-// the mutable state (Data) of the current Model and publishes finished Frames: plain snapshots
-// (body poses, coordinates and their rates, residual, time, solver statistics) that the GUI
-// thread records, plots and draws. The GUI talks to it only through queued calls (the
-// SimulationThread wrappers); it never touches Data.
+// SimulationController is a QObject that lives on a worker QThread (SimulationThread). It holds the
+// engine's model and data of the open mechanism (core/sim: sim::Model, sim::Data) and runs the
+// engine's stages on them; it holds no algorithm of its own. It publishes finished Frames (the
+// engine's sim::Frame and what the GUI adds: serial, recorded, playing, the mode's message) that
+// the GUI thread records, plots and draws. The GUI talks to it only through queued calls (the
+// SimulationThread wrappers); it never touches the Data.
 //
-// What runs on the worker:
-//   setModel       the DOF analysis (dof_analysis.h): file drivers + independent coordinates,
-//                  their ranges, the working model and the drag model; then the first frame.
-//   setDofValue    a slider: the held value of one driver; the position analysis follows in
-//                  steps (continuation) and stops at the last reachable value.
-//   setDofFollows  a driver follows its expression of t (play) or holds its slider value.
-//   play / pause / step / reset / setSpeed   time: a QTimer on the worker calls advance(dt).
-//   beginDrag / setDragTarget / endDrag     a handle: the DragSolver made by the factory (drag.h)
-//                  on the drag model (drivers released); at the end the drivers hold the new pose.
-//   restore        a recorded state (timeline scrubbing, undo / redo).
-//   beginDeformDrag / setDeformTarget / endDeformDrag   a soft handle on a deformable part's surface
-//                  vertex (ui/deformable_parts.h). The parts step once per frame; while the handle
-//                  is held, and after it until the parts have settled, a timer on the worker
-//                  publishes a frame per display tick (paced like drags) even when time is paused.
+// What runs on the worker (the stage each request runs, core/sim/stages.h):
+//   setModel       sim::compile (the DOF analysis, the working and drag models, the sliders'
+//                  ranges, the deformable parts with their JGS2 precomputation), sim::makeData;
+//                  then a ModelInfo and the first frame.
+//   setDofValue    a slider: sim::setDof (continuation, or the ANM path; the last reachable value).
+//   setDofFollows  sim::setDofFollows: a driver follows its expression of t (play) or holds.
+//   play / pause / step / reset / setSpeed   time: a QTimer on the worker calls sim::advance(dt);
+//                  reset is sim::restore of the assembled start.
+//   beginDrag / setDragTarget / endDrag     a handle: sim::beginDrag / dragTo / endDrag.
+//   restore        sim::restore of a recorded state (timeline scrubbing, undo / redo).
+//   setDynamic     sim::setDynamic: time runs by the forward dynamics; drags pull with a spring.
+//   beginDeformDrag / setDeformTarget / endDeformDrag   sim::setDeformHandle / moveDeformHandle /
+//                  clearDeformHandle. The parts step once per frame (sim::stepDeformables); while
+//                  the handle is held, and after it until the parts have settled, a timer on the
+//                  worker publishes a frame per display tick (paced like drags) even when time is
+//                  paused.
 //   setStressColouring   frames carry the parts' per-vertex von Mises stress.
 // Requests that arrive faster than frames are produced are coalesced (latest value wins): each
 // stores its value and schedules one processing pass.
@@ -34,82 +37,35 @@
 #include <QObject>
 #include <QThread>
 
-#include "core/data.h"
 #include "core/kinematics/drag.h"
 #include "core/kinematics/kinematics.h"
-#include "core/max_abs.h"
 #include "core/model.h"
+#include "core/sim/data.h"
+#include "core/sim/frame.h"
+#include "core/sim/model.h"
+#include "core/sim/stages.h"
 #include "core/spec.h"
 #include "core/types.h"
-#include "ui/dof_analysis.h"
 
 class QTimer;
 
 namespace mechsim::ui {
-class AnmSliderPath;
-class DeformableParts;
-class DynamicMode;
-}
 
-namespace mechsim::ui {
+using DofInfo = sim::DofInfo;
+using DofKind = sim::DofKind;
 
 /// What the user set: enough to put the mechanism back where it was (undo, timeline).
-struct ControllerState {
-  double t = 0;
-  VecX q;                       // (nq)
-  std::vector<double> dofValues;  // (DOFs) held values, SI
-  std::vector<char> dofFollows;   // (DOFs) 1: the driver follows its expression of t
-};
+using ControllerState = sim::State;
 
-/// One finished frame: everything the view, the plots and the exports need at one instant.
-struct Frame {
-  std::shared_ptr<const Model> model;  // the (file) model the frame belongs to
+/// One finished frame: the engine's snapshot (core/sim/frame.h) and what the GUI adds to it.
+struct Frame : sim::Frame {
   quint64 serial = 0;                  // increases with every frame the controller publishes
-  double t = 0;                        // time [s]
-  std::vector<Pose> poses;             // (bodies) world pose of every body
-  KinematicsStats stats;               // of the solve that produced the frame
-  VecX q, qd, qdd;                     // (nq)
-  VecX coords, coordVel, coordAcc;     // (nCoords) joint coordinates and rates, SI
-  VecX phi;                            // (rows of the model solved) Φ; joint rows first, as in `model`
-  std::vector<double> dofValues;       // (DOFs)
-  std::vector<char> dofFollows;        // (DOFs)
   bool recorded = true;                // false: a restored state re-shown (timeline scrubbing)
   bool startsHistory = false;          // true: a new model or a reset; earlier history is over
-  bool dragging = false;               // a handle drag is on
-  Vec3 dragPoint = Vec3::Zero();       // the dragged point (world) …
-  Vec3 dragTarget = Vec3::Zero();      // … and where the cursor wants it
   bool playing = false;
-  // Dynamic mode (ui/dynamic_mode.h): energies, reactions, the drag spring's work; and the
-  // mode's last message (entered, not available, a failed step) for the status bar.
-  bool dynamic = false;
-  double kinetic = 0, potential = 0;   // J
-  double perturbationWork = 0;         // J, done by drag springs since the mode started
-  std::vector<Vec3> reactionForce;     // (joints) N, on body2 (world axes)
-  std::vector<Vec3> reactionTorque;    // (joints) N·m about the joint point on body2
-  // Contact of the dynamic mode's last step (core/dynamics contact stage): the points with their
-  // normals (from body A to body B) and normal impulses, and the solve's statistics.
-  struct ContactMark {
-    Vec3 point = Vec3::Zero(), normal = Vec3::UnitZ();
-    double normalImpulse = 0;  // N·s
-  };
-  std::vector<ContactMark> contacts;
-  // Deformable parts (ui/deformable_parts.h): each part's boundary surface in this frame's state.
-  std::vector<std::shared_ptr<const MeshData>> deformables;
-  // With stress colouring on: per part, the von Mises stress at each surface vertex (Pa).
-  std::vector<std::shared_ptr<const std::vector<float>>> deformableStress;
-  std::string deformSolvers;           // the parts' solvers ("newton", "jgs2-jacobi, newton", ...)
-  int deformIterations = 0;            // their iterations in the last step taken
-  int deformUnconverged = 0;           // parts whose last step stopped at the iteration cap
-  bool deformDragging = false;         // a soft handle pulls a deformable part's vertex …
-  Vec3 deformPoint = Vec3::Zero();     // … now here (world) …
-  Vec3 deformTarget = Vec3::Zero();    // … towards the cursor's target
-  bool hasContact = false;             // the model has contact (the statistics below mean something)
-  int contactIterations = 0;           // sweeps of the mixed LCP solve
-  double contactResidual = 0;          // its RES (paper 000), N·s
-  double maxPenetration = 0;           // m
+  // The mode's last message (entered, not available, a failed step) for the status bar.
   std::string modeMessage;
 
-  double maxResidual() const { return maxAbs(phi); }
   ControllerState state() const { return {t, q, dofValues, dofFollows}; }
 };
 
@@ -122,14 +78,11 @@ struct ModelInfo {
   std::string message;                 // why the DOF analysis or the deformable parts fell short, when they did
 };
 
-/// World poses of all bodies at coordinates q (fixed bodies: pose0), via core's bodyPose.
-std::vector<Pose> bodyPoses(const Model& m, const VecX& q);
+using sim::bodyPoses;
 
 /// The frame of a model at its file's configuration, without any solver (serial 0). The GUI
 /// shows it at once when a file opens, before the controller's first frame arrives.
 Frame initialFrame(std::shared_ptr<const Model> model);
-
-using DragSolverFactory = std::function<std::unique_ptr<DragSolver>()>;
 
 class SimulationController : public QObject {
   Q_OBJECT
@@ -169,8 +122,9 @@ class SimulationController : public QObject {
   void beginDrag(const mechsim::DragPoint& point);
   void setDragTarget(const mechsim::Vec3& target);
   void endDrag();
-  void restore(const mechsim::ui::ControllerState& state, bool record);
-  void setDragSolverFactory(mechsim::ui::DragSolverFactory factory);
+  void restore(const mechsim::sim::State& state, bool record);
+  /// The solver of handle drags (and, with Anm, of slider moves) from now on.
+  void setDragMethod(mechsim::sim::DragMethod method);
   /// Dynamic mode on / off (ui/dynamic_mode.h): time advances by the forward dynamics; handle
   /// drags pull with a spring-damper. The frame's modeMessage says why when it cannot start.
   void setDynamic(bool on);
@@ -193,56 +147,39 @@ class SimulationController : public QObject {
   void deformPreparing(quintptr model, const QString& text);
 
  private:
-  /// Advances time by dt with the drivers that follow their expressions: the position,
-  /// velocity and acceleration analyses at t + dt. The single step of the kinematic mode; a
-  /// dynamic mode replaces this function. Returns false when the position analysis failed.
+  /// Advances time by dt (sim::advance: the kinematic analyses, or the dynamics in dynamic mode).
+  /// Returns false when it failed (the last good state is kept; the mode's message says why).
   bool advance(double dt);
-  // Dynamic mode (defined in ui/dynamic_mode.cpp).
-  bool advanceDynamic(double dt);
-  void copyDynamicState();
-  void restartDynamic(bool keepRates);
-  void beginPerturbation(const DragPoint& point);
-  void endPerturbation();
-  void fillDynamicFrame(Frame& f) const;
   void tick();
   void process();
   void schedule();
   void applyDofValue(int dof, double value);
   void applyDragTarget(const Vec3& target);
-  void finishPositions();
+  void beginPerturbation(const DragPoint& point);
+  void endPerturbation();
   /// Publishes a frame. The deformable parts take one step when `recorded` or `stepParts`.
   void publish(bool recorded, bool startsHistory = false, bool stepParts = false);
   /// The deformable-parts timer: one frame per tick while a soft handle is held or the parts
   /// move after it, when play does not produce frames already.
   void deformTick();
   void startDeformTimer();
+  /// The engine's options for the GUI: the defaults, with the file services (expressions, the JGS2
+  /// cache), the device when built, and the worker's cancel and progress lines.
+  sim::Options engineOptions();
 
   std::shared_ptr<const Model> model_;        // the file model
-  std::shared_ptr<const MechanismSpec> spec_;
-  std::unique_ptr<Model> work_;                // file drivers + coordinate drivers, read from inputs_
-  std::unique_ptr<Model> free_;                // no drivers (handle drags); null without a spec
-  std::shared_ptr<DriverInputs> inputs_;
-  std::vector<DofInfo> dofs_;
-  std::unique_ptr<Data> data_;                 // of work_
-  std::unique_ptr<Data> freeData_;             // of free_ (during drags)
+  std::shared_ptr<const sim::Model> sim_;     // the engine's model of it
+  std::unique_ptr<sim::Data> data_;           // its data (on this worker only)
   ControllerState initial_;                    // the assembled file configuration (reset)
-
-  DragSolverFactory factory_;
-  std::unique_ptr<DynamicMode> dyn_;           // dynamic mode on: non-null
+  sim::DragMethod dragMethod_ = sim::DragMethod::Newton;
   bool resumeAfterDrag_ = false;               // dynamic drag: play went on before the grab
   std::string modeMessage_;
-  bool anmSliders_ = false;                    // the factory makes ANM solvers: sliders follow the ANM path too
-  std::unique_ptr<AnmSliderPath> anmPath_;     // the series of the last ANM slider step (dof_anm.h)
-  std::unique_ptr<DeformableParts> deform_;    // the file's deformable parts (one step per frame)
-  std::unique_ptr<DragSolver> drag_;
-  DragPoint dragPoint_;
-  Vec3 dragTarget_ = Vec3::Zero();
-  bool dragging_ = false;
   bool stressColours_ = false;
   bool deformDragging_ = false;                // a soft handle on a deformable part is held
   QTimer* deformTimer_ = nullptr;
   int settleTicks_ = 0;                        // deformTick frames since the handle was released
   int stillTicks_ = 0;                         // consecutive ones with the parts nearly still
+  std::string cacheDir_;                       // the JGS2 cache folder, as $MECHSIM_CACHE_DIR said when made
 
   QTimer* timer_ = nullptr;
   double speed_ = 1.0;
@@ -283,7 +220,7 @@ class SimulationThread : public QObject {
   void setDragTarget(const Vec3& target);
   void endDrag();
   void restore(const ControllerState& state, bool record);
-  void setDragSolverFactory(DragSolverFactory factory);
+  void setDragMethod(sim::DragMethod method);
   void setDynamic(bool on);
   void beginDeformDrag(int part, int surfaceVertex, const Vec3& target);
   void setDeformTarget(const Vec3& target);

@@ -1,6 +1,6 @@
 #pragma once
 // ui/viewport.h — the 3-D view: a widget holding a native OpenGL 3.3 core-profile window that
-// draws a Scene (ui/scene.h) with Blinn-Phong shading from a headlight over a background
+// draws a Scene (scene/scene.h) with Blinn-Phong shading from a headlight over a background
 // gradient, plus the orbit camera's mouse and keyboard gestures. It draws only what it is given:
 // the scene is built elsewhere from finished frames (STYLE.md §9-10).
 //
@@ -39,8 +39,8 @@
 #include <QSurfaceFormat>
 #include <QWidget>
 
-#include "ui/camera.h"
-#include "ui/scene.h"
+#include "scene/camera.h"
+#include "scene/scene.h"
 
 class QOpenGLContext;
 class QOpenGLWindow;

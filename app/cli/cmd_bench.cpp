@@ -1,5 +1,7 @@
 // app/cli/cmd_bench.cpp — `mechsim-cli bench NAME [--csv] [--quick]` (deform also `--gpu`, `--large`,
 // `--modes`): the benchmark programs.
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -18,6 +20,13 @@ namespace {
 std::string examplesRoot() {
   const std::string root = app::dataRoot();
   return root.empty() ? MECHSIM_SOURCE_DIR : root;
+}
+
+/// This program's path (the startup benchmark runs it again).
+std::string selfPath() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("mechsim-cli");
 }
 
 }  // namespace
@@ -66,12 +75,13 @@ int cmdBench(const Args& args) {
            : hasFlag(args, "--gpu")   ? bench::runDeformGpu(std::cout, csv, hasFlag(args, "--quick"))
                                       : bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));
   if (pos[0] == "contact") return bench::runContact(std::cout, csv, hasFlag(args, "--quick"));
+  if (pos[0] == "startup") return bench::runStartup(std::cout, csv, examplesRoot(), selfPath());
 #else
   (void)csv, (void)large, (void)modes;
   std::fprintf(stderr, "mechsim-cli: bench: this build has no benchmark programs\n");
   return 2;
 #endif
-  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform, contact)\n", pos[0].c_str());
+  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform, contact, startup)\n", pos[0].c_str());
   return 2;
 }
 

@@ -45,18 +45,17 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "core/data.h"
-#include "core/deform/from_spec.h"
 #include "core/deform/stress.h"
 #include "core/deform/solver.h"
+#include "core/io/engine.h"
 #include "core/io/jgs2_cache.h"
 #include "core/io/load.h"
 #include "core/io/vtk.h"
 #include "core/io/write.h"
 #include "core/kinematics/kinematics.h"
+#include "core/sim/stages.h"
 #ifdef MECHSIM_HAVE_CUDA
-#include "gpu/deform_gpu.h"
-#include "gpu/device_info.h"
+#include "gpu/engine_device.h"
 #endif
 
 namespace mechsim::cli {
@@ -163,98 +162,73 @@ int cmdDeform(const Args& argsIn) {
     return 2;
   }
 
-  MechanismSpec spec;
-  Model model;
+  // The engine with the command's settings: the parts stepped once per --dt, the options' solver
+  // for every part when given, the JGS2 cache, the device when asked for or present (auto).
+  sim::Options options;
+  options.rangeBudgetSeconds = 0;  // no sliders here
+  options.deformStep = dt;
+  options.deformMethod = methodArg;
+  options.deformControl = controlArg;
+  options.deformModes = modesArg;
+  options.backend = backendS == "cpu" ? sim::Backend::Cpu : backendS == "cuda" ? sim::Backend::Cuda : sim::Backend::Auto;
+#ifdef MECHSIM_HAVE_CUDA
+  options.device = gpu::engineDevice();
+#endif
+  options.jgs2 = io::cachedJgs2(cacheDir);
+  sim::Model m;
+  std::shared_ptr<const MechanismSpec> spec;
   try {
-    spec = io::readMechanismFile(run.file);
-    model = io::compileSpec(spec);
-  } catch (const std::exception& e) {
+    spec = std::make_shared<const MechanismSpec>(io::readMechanismFile(run.file));
+    if (spec->deformables.empty()) {
+      std::fprintf(stderr, "mechsim-cli: deform: %s has no deformable parts (\"deformables\")\n", run.file.c_str());
+      return 2;
+    }
+    m = io::compileEngine(spec, options);
+  } catch (const io::LoadError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
-  }
-  if (spec.deformables.empty()) {
-    std::fprintf(stderr, "mechsim-cli: deform: %s has no deformable parts (\"deformables\")\n", run.file.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mechsim-cli: deform: %s%s\n", options.backend == sim::Backend::Cuda ? "--backend cuda: " : "",
+                 e.what());
     return 2;
   }
-  // Spec body k → model body (the attachments index spec.bodies).
-  std::vector<int> bodyOf(spec.bodies.size());
-  for (std::size_t k = 0; k < spec.bodies.size(); ++k) bodyOf[k] = model.findBody(spec.bodies[k].name);
-
-  struct Part {
-    std::string name;
-    deform::DeformableModel m;
-    std::unique_ptr<deform::Jgs2Data> jgs2;
-    deform::SolveOptions opt;
-    bool budget = false;  // the file caps the iterations: a step at the cap is not a failure
-    VecX rest, x, v;  // rest: the positions at t = 0 (--vtk's displacement is from them)
-    std::string stem;  // --vtk: the files' stem
-    std::vector<std::pair<double, std::string>> vtkSteps;  // --vtk: (t, file) written
-#ifdef MECHSIM_HAVE_CUDA
-    std::unique_ptr<gpu::DeviceSolver> device;  // set: the part is stepped on the device
-#endif
-  };
-  std::vector<Part> parts;
+  if (m.parts.size() != spec->deformables.size()) {
+    std::fprintf(stderr, "mechsim-cli: deform: %s\n", m.message.c_str());
+    return 2;
+  }
+  sim::Data d = sim::makeData(m);
   std::string methods, backends;  // the parts' methods and backends, for the summary line
   std::string precomputed;         // the JGS2 parts' precomputations: read or computed, for the summary line
-  try {
-    for (const DeformableSpec& ds : spec.deformables) {
-      Part p;
-      p.name = ds.name;
-      p.m = deform::makeDeformableFromSpec(ds, spec, dt);
-      p.rest = deform::restPositions(p.m);
-      p.x = p.rest;
-      p.v = VecX::Zero(p.x.size());
-      // The part's solver: the command line's, else the file's, else newton / subspace.
-      p.opt.method = methodArg ? *methodArg : deform::methodFromString(ds.solver).value_or(deform::Method::Newton);
-      p.opt.acceleration =
-          controlArg ? *controlArg : deform::accelerationFromString(ds.stepControl).value_or(deform::Acceleration::Subspace);
-      if (ds.maxIterations > 0) p.opt.maxIterations = ds.maxIterations;  // the file's cap and tolerance
-      if (ds.tolerance > 0) p.opt.tolerance = ds.tolerance;
-      p.budget = ds.maxIterations > 0;
-      if (!methods.empty()) methods += ", ";
-      methods += deform::toString(p.opt.method);
-      if (deform::isJgs2(p.opt.method)) {
-        io::Jgs2CacheUse use;
-        p.jgs2 = std::make_unique<deform::Jgs2Data>(io::precomputeJgs2Cached(
-            p.m, deform::jgs2OptionsFor(p.opt.method, modesArg > 0 ? modesArg : ds.modes, p.m.freeCount()), cacheDir,
-            &use));
-        if (!use.warning.empty())
-          std::fprintf(stderr, "mechsim-cli: deform: part \"%s\": %s\n", p.name.c_str(), use.warning.c_str());
-        if (!precomputed.empty()) precomputed += ", ";
-        precomputed += use.result == io::Jgs2CacheUse::Result::Read
-                           ? std::string("read from the cache")
-                           : "computed in " + formatSeconds(p.jgs2->totalSeconds) + " s" + (use.path.empty() ? "" : ", saved");
-      }
-      // Backend: the device when asked for or (auto) when present and it runs the part's options.
-      std::string backend = "cpu";
-#ifdef MECHSIM_HAVE_CUDA
-      if (backendS != "cpu") {
-        std::string why = gpu::deviceCount() == 0 ? gpu::deviceDescription()
-                                                  : gpu::unsupportedReason(p.m, p.jgs2.get(), p.opt);
-        if (why.empty()) {
-          try {  // an upload that fails (device memory) leaves the part on the CPU under auto
-            p.device = std::make_unique<gpu::DeviceSolver>(p.m, p.jgs2.get(), p.opt.method);
-            backend = "cuda";
-          } catch (const std::exception& e) {
-            why = e.what();
-          }
-        }
-        if (!why.empty() && backendS == "cuda") {
-          throw std::runtime_error("part \"" + p.name + "\": --backend cuda: " + why);
-        } else if (!why.empty() && gpu::deviceCount() > 0) {
-          std::fprintf(stderr, "mechsim-cli: deform: part \"%s\" runs on the CPU: %s\n", p.name.c_str(), why.c_str());
-        }
-      }
-#endif
-      if (!backends.empty()) backends += ", ";
-      backends += backend;
-      parts.push_back(std::move(p));
+  for (std::size_t k = 0; k < m.parts.size(); ++k) {
+    const sim::PartModel& p = m.parts[k];
+    if (!methods.empty()) methods += ", ";
+    methods += deform::toString(p.solve.method);
+    if (p.jgs2) {
+      if (!p.precomputation.warning.empty())
+        std::fprintf(stderr, "mechsim-cli: deform: part \"%s\": %s\n", p.name.c_str(), p.precomputation.warning.c_str());
+      if (!precomputed.empty()) precomputed += ", ";
+      precomputed += p.precomputation.fromCache
+                         ? std::string("read from the cache")
+                         : "computed in " + formatSeconds(p.precomputation.seconds) + " s" + (p.precomputation.saved ? ", saved" : "");
     }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "mechsim-cli: deform: %s\n", e.what());
-    return 2;
+    if (!p.cpuReason.empty())
+      std::fprintf(stderr, "mechsim-cli: deform: part \"%s\" runs on the CPU: %s\n", p.name.c_str(), p.cpuReason.c_str());
+    if (p.device && !d.parts[k].device) {  // the upload failed (device memory)
+      if (options.backend == sim::Backend::Cuda) {
+        std::fprintf(stderr, "mechsim-cli: deform: part \"%s\": --backend cuda: %s\n", p.name.c_str(), d.message.c_str());
+        return 2;
+      }
+      std::fprintf(stderr, "mechsim-cli: deform: %s\n", d.message.c_str());
+    }
+    if (!backends.empty()) backends += ", ";
+    backends += d.parts[k].device ? "cuda" : "cpu";
   }
 
+  struct Output {
+    std::string stem;                                      // --vtk: the files' stem
+    std::vector<std::pair<double, std::string>> vtkSteps;  // --vtk: (t, file) written
+  };
+  std::vector<Output> outputs(m.parts.size());
   if (!vtkDir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(vtkDir, ec);
@@ -263,94 +237,90 @@ int cmdDeform(const Args& argsIn) {
       return 2;
     }
     std::vector<std::string> names;
-    for (const Part& p : parts) names.push_back(p.name);
+    for (const sim::PartModel& p : m.parts) names.push_back(p.name);
     const std::vector<std::string> stems = io::fileStems(names);
-    for (std::size_t k = 0; k < parts.size(); ++k) parts[k].stem = stems[k];
+    for (std::size_t k = 0; k < m.parts.size(); ++k) outputs[k].stem = stems[k];
   }
-  // --vtk: part p's state at t_k as DIR/<stem>_<k>.vtu (atomically; a state that is not finite is
+  // --vtk: part k's state at t_i as DIR/<stem>_<i>.vtu (atomically; a state that is not finite is
   // not written, the run ends there anyway).
-  auto writeVtk = [&](Part& p, long k, double t) {
-    if (!p.x.allFinite() || !p.v.allFinite()) return;
+  auto writeVtk = [&](std::size_t k, long i, double t) {
+    const sim::PartModel& p = m.parts[k];
+    const sim::PartState& s = d.parts[k];
+    if (!s.x.allFinite() || !s.v.allFinite()) return;
     char number[32];
-    std::snprintf(number, sizeof number, "_%06ld.vtu", k);
-    const std::string file = p.stem + number;
-    const VecX disp = p.x - p.rest;
-    std::vector<io::VtkField> cellData = {{"von_mises", 1, deform::tetVonMises(p.m, p.x)}};
+    std::snprintf(number, sizeof number, "_%06ld.vtu", i);
+    const std::string file = outputs[k].stem + number;
+    const VecX disp = s.x - p.rest;
+    std::vector<io::VtkField> cellData = {{"von_mises", 1, deform::tetVonMises(*p.model, s.x)}};
     std::vector<io::VtkField> pointData = {{"displacement", 3, {disp.data(), disp.data() + disp.size()}},
-                                           {"velocity", 3, {p.v.data(), p.v.data() + p.v.size()}},
-                                           {"von_mises", 1, deform::vertexVonMises(p.m, cellData[0].values)}};
+                                           {"velocity", 3, {s.v.data(), s.v.data() + s.v.size()}},
+                                           {"von_mises", 1, deform::vertexVonMises(*p.model, cellData[0].values)}};
     io::writeFileAtomically((std::filesystem::path(vtkDir) / file).string(),
-                            io::vtuText(p.m.mesh.tets, p.x, pointData, cellData));
-    p.vtkSteps.emplace_back(t, file);
+                            io::vtuText(p.model->mesh.tets, s.x, pointData, cellData));
+    outputs[k].vtkSteps.emplace_back(t, file);
   };
   auto writeSeries = [&]() {
-    for (const Part& p : parts)
-      io::writeFileAtomically((std::filesystem::path(vtkDir) / (p.stem + ".pvd")).string(), io::pvdText(p.vtkSteps));
+    for (const Output& o : outputs)
+      io::writeFileAtomically((std::filesystem::path(vtkDir) / (o.stem + ".pvd")).string(), io::pvdText(o.vtkSteps));
   };
 
-  Data d = makeData(model);
   std::ostringstream csv;
   csv.precision(9);
   csv << "t,part,iterations,converged,centroid_x,centroid_y,centroid_z,max_speed,attach_error\n";
-  std::vector<Pose> poses(spec.bodies.size());
   long totalIterations = 0, solves = 0, capped = 0, stepsDone = 0;  // stepsDone: every part stepped
   double maxAttach = 0;
   std::string failure;
   const auto wall0 = std::chrono::steady_clock::now();
-  for (long k = 0; k <= static_cast<long>(steps) && failure.empty(); ++k) {
-    const double t = k * dt;
-    if (!solvePositions(model, d, t)) {
-      failure = "position analysis failed at t = " + std::to_string(t) + " s: " + d.stats.message;
+  for (long i = 0; i <= static_cast<long>(steps) && failure.empty(); ++i) {
+    const double t = i * dt;
+    // The bodies at t_i (t = 0: the assembly makeData solved), then one step of every part.
+    if (!(i == 0 ? d.rigid.stats.converged : sim::advanceTo(m, d, t))) {
+      failure = "position analysis failed at t = " + std::to_string(t) + " s: " + d.rigid.stats.message;
       break;
     }
-    for (std::size_t b = 0; b < spec.bodies.size(); ++b) poses[b] = bodyPose(model, d.q, bodyOf[b]);
-    for (Part& p : parts) {
+    if (i > 0) sim::stepDeformables(m, d);
+    for (std::size_t k = 0; k < m.parts.size(); ++k) {
+      const sim::PartModel& p = m.parts[k];
+      const sim::PartState& s = d.parts[k];
       deform::SolveStats st;
-      if (k > 0) {
-        try {
-#ifdef MECHSIM_HAVE_CUDA
-          if (p.device)
-            st = deform::stepImplicitEuler(
-                p.m, [&p](const VecX& z, VecX& x) { return p.device->minimise(p.m, p.opt, z, x); }, p.x, p.v, poses);
-          else
-#endif
-            st = deform::stepImplicitEuler(p.m, p.jgs2.get(), p.opt, p.x, p.v, poses);
-        } catch (const std::exception& e) {
-          failure = std::string("part \"") + p.name + "\": " + e.what();
-          break;
-        }
+      if (i > 0) {
+        st = s.last;
         totalIterations += st.iterations;
         ++solves;
       } else {
         st.converged = true;
       }
       double attach = 0, speed = 0;
-      for (const deform::Attachment& a : p.m.attachments)
-        attach = std::max(attach, (p.x.segment<3>(3 * a.vertex) - poses[a.body].apply(a.local)).norm());
+      for (const deform::Attachment& a : p.model->attachments) {
+        const int b = m.partBodies[a.body];
+        attach = std::max(attach, (s.x.segment<3>(3 * a.vertex) - bodyPose(*m.file, d.rigid.q, b).apply(a.local)).norm());
+      }
       Vec3 centroid = Vec3::Zero();
-      for (int i = 0; i < p.m.vertexCount(); ++i) {
-        centroid += p.x.segment<3>(3 * i) / p.m.vertexCount();
-        speed = std::max(speed, p.v.segment<3>(3 * i).norm());
+      const int nv = p.model->vertexCount();
+      for (int v = 0; v < nv; ++v) {
+        centroid += s.x.segment<3>(3 * v) / nv;
+        speed = std::max(speed, s.v.segment<3>(3 * v).norm());
       }
       maxAttach = std::max(maxAttach, attach);
-      if (!vtkDir.empty() && k % vtkEvery == 0) {
+      if (!vtkDir.empty() && i % vtkEvery == 0) {
         try {
-          writeVtk(p, k, t);
+          writeVtk(k, i, t);
         } catch (const std::exception& e) {
           failure = std::string("--vtk: ") + e.what();
         }
       }
       csv << t << ',' << p.name << ',' << st.iterations << ',' << int(st.converged) << ',' << centroid.x() << ','
           << centroid.y() << ',' << centroid.z() << ',' << speed << ',' << attach << '\n';
-      if (p.x.allFinite() && !st.diverged && !st.converged && p.budget) {
+      if (!st.diverged && !st.cancelled && !st.converged && p.fileBudget) {
         ++capped;  // on the file's iteration budget: the reached state is kept
-      } else if (!p.x.allFinite() || !st.converged) {
+      } else if (st.diverged || !st.converged) {
         failure = "part \"" + p.name + "\" did not converge at t = " + std::to_string(t) + " s (" +
                   std::to_string(st.iterations) + " iterations)";
+        if (!d.message.empty()) failure += ": " + d.message;
         break;
       }
     }
-    if (k > 0 && failure.empty()) ++stepsDone;
+    if (i > 0 && failure.empty()) ++stepsDone;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   try {
@@ -367,14 +337,14 @@ int cmdDeform(const Args& argsIn) {
     }
   std::printf("deform: %zu part(s), %ld steps, method %s, backend %s, wall %.3f s, %.2f iterations per step, max "
               "attachment error %.3g m",
-              parts.size(), stepsDone, methods.c_str(), backends.c_str(), wall,
+              m.parts.size(), stepsDone, methods.c_str(), backends.c_str(), wall,
               solves ? double(totalIterations) / solves : 0.0, maxAttach);
   if (!precomputed.empty()) std::printf(", JGS2 precomputation %s", precomputed.c_str());
   if (capped > 0) std::printf(", %ld part step(s) stopped at the file's maxIterations", capped);
   if (!vtkDir.empty())
     std::printf(", VTK series %s (%zu states)",
-                (std::filesystem::path(vtkDir) / (parts.front().stem + ".pvd")).lexically_normal().c_str(),
-                parts.front().vtkSteps.size());
+                (std::filesystem::path(vtkDir) / (outputs.front().stem + ".pvd")).lexically_normal().c_str(),
+                outputs.front().vtkSteps.size());
   std::printf("\n");
   if (!failure.empty()) {
     // The rows written: every time up to the failed step, whose row (if the part got one) says

@@ -1,10 +1,11 @@
 // app/cli/cmd_kinematics.cpp — `mechsim-cli kinematics FILE --t-end T --dt H --out OUT.csv`.
 //
-// Kinematic analysis driven by the file's drivers from t = 0 to T: at each output time the
-// position analysis (Newton with least-squares / minimum-norm steps, paper 003) starts from a
-// second-order prediction q + q̇Δt + ½q̈Δt² of the previous solution (which keeps the assembly
-// branch through singular positions), then velocities and accelerations follow from the same
-// Jacobian. Writes the
+// Kinematic analysis driven by the file's drivers from t = 0 to T, run by the engine as the GUI runs
+// it (core/sim: sim::advanceTo on the working model, whose DOFs the drivers leave free hold their
+// assembled values): at each output time the position analysis (Newton with least-squares /
+// minimum-norm steps, paper 003) starts from a second-order prediction q + q̇Δt + ½q̈Δt² of the
+// previous solution (which keeps the assembly branch through singular positions), then velocities
+// and accelerations follow from the same Jacobian. Writes the
 // trajectory CSV of FORMAT.md §3 with velocity and acceleration columns after the positions
 // (.json output when OUT ends in .json), atomically. If the position analysis fails at some time,
 // the rows computed until then are written, the failure is reported and the exit status is 2.
@@ -15,11 +16,9 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "core/data.h"
-#include "core/io/load.h"
 #include "core/io/trajectory.h"
 #include "core/io/write.h"
-#include "core/kinematics/kinematics.h"
+#include "core/sim/stages.h"
 
 namespace mechsim::cli {
 
@@ -39,13 +38,17 @@ int cmdKinematics(const Args& args) {
     return 2;
   }
 
-  Model model;
-  if (!loadModelOrReport(run.file, model)) return 1;
+  sim::Options options;
+  options.rangeBudgetSeconds = 0;  // no sliders here: their ranges are not searched
+  options.deformables = false;     // the rigid mechanism (`deform` runs the parts)
+  sim::Model m;
+  if (!loadEngineOrReport(run.file, options, m)) return 1;
+  const Model& model = *m.file;
 
-  Data d = makeData(model);
+  const auto wall0 = std::chrono::steady_clock::now();
+  sim::Data d = sim::makeData(m);
   std::vector<io::TrajectoryFrame> frames;
   frames.reserve(static_cast<size_t>(steps) + 1);
-  const auto wall0 = std::chrono::steady_clock::now();
   double maxResidual = 0;
   long totalIterations = 0;
   int singularCount = 0;
@@ -54,28 +57,28 @@ int cmdKinematics(const Args& args) {
 
   for (long k = 0; k <= static_cast<long>(steps); ++k) {
     const double t = k * dt;
-    // Position, velocity and acceleration analysis at t, starting from the previous solution.
-    if (!solvePositions(model, d, t)) {
+    // Position, velocity and acceleration analysis at t (t = 0: the assembly makeData solved),
+    // starting from the previous solution.
+    const bool ok = k == 0 ? d.rigid.stats.converged : sim::advanceTo(m, d, t);
+    if (!ok) {
       char buf[512];
-      std::snprintf(buf, sizeof buf, "position analysis failed at t = %.9g s: %s", t, d.stats.message.c_str());
+      std::snprintf(buf, sizeof buf, "position analysis failed at t = %.9g s: %s", t, d.rigid.stats.message.c_str());
       failure = buf;
       break;
     }
-    solveVelocities(model, d);
-    solveAccelerations(model, d);
-    updateJointCoordinates(model, d);
-    if (!d.q.allFinite() || !d.qd.allFinite() || !d.qdd.allFinite()) {
+    const mechsim::Data& r = d.rigid;
+    if (!r.q.allFinite() || !r.qd.allFinite() || !r.qdd.allFinite()) {
       char buf[256];
       std::snprintf(buf, sizeof buf, "non-finite state at t = %.9g s (a driver expression may be undefined there)", t);
       failure = buf;
       break;
     }
-    maxResidual = std::max(maxResidual, d.stats.residual);
-    totalIterations += d.stats.iterations;
-    if (d.stats.singular) {
+    maxResidual = std::max(maxResidual, r.stats.residual);
+    totalIterations += r.stats.iterations;
+    if (r.stats.singular) {
       if (singularCount++ == 0) firstSingular = t;
     }
-    frames.push_back({t, d.q, d.qd, d.qdd, d.coords, d.coordVel, d.coordAcc, {}});
+    frames.push_back({t, r.q, r.qd, r.qdd, r.coords, r.coordVel, r.coordAcc, {}});
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 

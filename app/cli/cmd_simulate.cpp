@@ -1,7 +1,8 @@
 // app/cli/cmd_simulate.cpp — `mechsim-cli simulate FILE --t-end T --dt H --out OUT.csv`.
 //
 // Forward dynamics (core/dynamics/dynamics.h) from the file's configuration and initial
-// velocities, t = 0 to T with steps of H (the output times). Writes the trajectory CSV of FORMAT.md
+// velocities, t = 0 to T with steps of H (the output times), run by the engine (core/sim:
+// sim::startFromFile, then one sim::stepDynamics per output time). Writes the trajectory CSV of FORMAT.md
 // §3 with the rate columns, then per joint its reaction force and torque on body2 (world axes,
 // torque about the joint point, mean over the step) `<joint>.Fx,Fy,Fz,Tx,Ty,Tz`, then
 // `energy.kinetic,energy.potential,energy.total`, atomically (.json output when OUT ends in .json:
@@ -16,11 +17,10 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "core/data.h"
 #include "core/dynamics/dynamics.h"
-#include "core/io/load.h"
 #include "core/io/trajectory.h"
 #include "core/io/write.h"
+#include "core/sim/stages.h"
 
 namespace mechsim::cli {
 
@@ -36,8 +36,13 @@ int cmdSimulate(const Args& args) {
     return 2;
   }
 
-  Model model;
-  if (!loadModelOrReport(run.file, model)) return 1;
+  sim::Options options;
+  options.sliders = false;         // the dynamics runs on the file model: no DOF analysis
+  options.rangeBudgetSeconds = 0;
+  options.deformables = false;     // the rigid mechanism
+  sim::Model m;
+  if (!loadEngineOrReport(run.file, options, m)) return 1;
+  const Model& model = *m.file;
   if (dtS.empty()) dt = model.dynamics.timestep;  // the file's solver.timestep (default 1e-3 s)
   const double steps = std::floor(tEnd / dt + 1e-9);
   if (steps > 1e8) {
@@ -45,24 +50,25 @@ int cmdSimulate(const Args& args) {
     return 2;
   }
 
-  Data d = makeData(model);
-  DynamicsStepper sim(model);
+  sim::Data sd = sim::makeData(m);
   const auto wall0 = std::chrono::steady_clock::now();
   const std::clock_t cpu0 = std::clock();
   std::string failure;
-  if (!sim.initialize(d)) failure = "initial state: " + sim.stats().message;
+  if (!sim::startFromFile(m, sd)) failure = "initial state: " + sd.message;
 
   std::vector<std::string> extra;
   for (const Joint& j : model.joints)
     for (const char* s : {".Fx", ".Fy", ".Fz", ".Tx", ".Ty", ".Tz"}) extra.push_back(j.name + s);
   for (const char* s : {"energy.kinetic", "energy.potential", "energy.total"}) extra.push_back(s);
+  // A row: the dynamics' own state (of the file model), its reactions and energy.
   auto frame = [&]() {
+    const Data& d = sd.dynamics->data();
     io::TrajectoryFrame f{d.t, d.q, d.qd, d.qdd, d.coords, d.coordVel, d.coordAcc, {}};
-    for (const JointReaction& r : sim.reactions()) {
+    for (const JointReaction& r : sd.dynamics->reactions()) {
       for (int k = 0; k < 3; ++k) f.extra.push_back(r.force(k));
       for (int k = 0; k < 3; ++k) f.extra.push_back(r.torque(k));
     }
-    const EnergyReport e = sim.energy(d);
+    const EnergyReport e = sd.dynamics->energy();
     f.extra.insert(f.extra.end(), {e.kinetic, e.potential, e.total()});
     return f;
   };
@@ -75,13 +81,14 @@ int cmdSimulate(const Args& args) {
     frames.push_back(frame());
     e0 = frames.back().extra.back();
     for (long k = 1; k <= static_cast<long>(steps); ++k) {
-      if (!sim.step(d, dt)) {
+      if (!sim::stepDynamics(m, sd, dt)) {
         char buf[512];
-        std::snprintf(buf, sizeof buf, "step failed at t = %.9g s: %s", d.t, sim.stats().message.c_str());
+        std::snprintf(buf, sizeof buf, "step failed at t = %.9g s: %s", sd.dynamics->data().t,
+                      sd.dynamics->stats().message.c_str());
         failure = buf;
         break;
       }
-      totalRiley += sim.stats().rileyIterations;
+      totalRiley += sd.dynamics->stats().rileyIterations;
       frames.push_back(frame());
       maxDrift = std::max(maxDrift, std::abs(frames.back().extra.back() - e0));
     }
@@ -97,12 +104,13 @@ int cmdSimulate(const Args& args) {
     return 2;
   }
   const double eEnd = frames.empty() ? 0.0 : frames.back().extra.back();
+  const DynamicsStats stats = sd.dynamics ? sd.dynamics->stats() : DynamicsStats{};
   std::printf(
       "simulate: %zu steps of %.3g s, CPU %.3f s (wall %.3f s), energy %.9g -> %.9g J (drift %.3g J, max |E - E0| %.3g J), "
       "max constraint residual %.3g, %.1f Riley iterations per step (mu %.3g, s %.3g)\n",
       frames.empty() ? size_t(0) : frames.size() - 1, dt, cpu, wall, e0, eEnd, eEnd - e0, maxDrift,
-      sim.stats().maxResidual, frames.size() > 1 ? double(totalRiley) / double(frames.size() - 1) : 0.0, sim.stats().mu,
-      sim.stats().s);
+      stats.maxResidual, frames.size() > 1 ? double(totalRiley) / double(frames.size() - 1) : 0.0, stats.mu,
+      stats.s);
   if (!failure.empty()) {
     std::fprintf(stderr, "mechsim-cli: simulate: %s; wrote the %zu rows before it to %s\n", failure.c_str(), frames.size(),
                  out.c_str());

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "core/model.h"
+#include "core/sim/model.h"
+#include "core/sim/options.h"
 
 namespace mechsim::cli {
 
@@ -29,6 +31,9 @@ std::vector<std::string> positionals(const Args& args, const std::vector<std::st
 /// io::loadModel(path) into `model`; on a file error prints FILE:LINE:COL: error: ... to stderr
 /// and returns false (the caller exits 1).
 bool loadModelOrReport(const std::string& path, Model& model);
+/// The engine's model of the file (io::loadEngine with `options`): import warnings and errors on
+/// stderr; false on an error.
+bool loadEngineOrReport(const std::string& path, const sim::Options& options, sim::Model& model);
 /// The options of the time-run commands (kinematics, simulate): FILE --t-end T --dt H --out OUT.
 struct RunArgs {
   std::string file, tEnd, dt, out;  // as given ("" when absent)

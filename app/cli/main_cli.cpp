@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "cli/commands.h"
+#include "core/io/engine.h"
 #include "core/io/load.h"
 
 namespace {
@@ -80,7 +81,7 @@ const char* commandUsage(const std::string& command) {
        "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
        "[--step-control none|line-search|subspace] [--modes 64..1024] [--backend auto|cpu|cuda] "
        "[--vtk DIR [--vtk-every N]] [--cache DIR|off]"},
-      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact [--csv] [--quick] [--gpu] [--large[=98k|1m|strap]] [--modes[=12k|98k|1m]]   (--quick: deform "
+      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact|startup [--csv] [--quick] [--gpu] [--large[=98k|1m|strap]] [--modes[=12k|98k|1m]]   (--quick: deform "
                 "and contact only, a shorter run; --gpu: deform only, the CUDA backend against its CPU twin; --large: "
                 "deform only, the 98k- and 1M-tet cases alone, or one of them; =strap: the 123k-tet thin strap, "
                 "JGS2 with the selected inverse against the solves; --modes: deform only, JGS2's rest modes by block "
@@ -131,6 +132,18 @@ std::vector<std::string> positionals(const Args& args, const std::vector<std::st
 bool loadModelOrReport(const std::string& path, Model& model) {
   try {
     model = io::loadModel(path);
+    return true;
+  } catch (const io::LoadError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return false;
+  }
+}
+
+bool loadEngineOrReport(const std::string& path, const sim::Options& options, sim::Model& model) {
+  try {
+    auto spec = std::make_shared<const MechanismSpec>(io::readMechanismFile(path));
+    for (const std::string& w : spec->warnings) std::cerr << w << '\n';
+    model = io::compileEngine(std::move(spec), options);
     return true;
   } catch (const io::LoadError& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -12,7 +12,7 @@
 
 #include "tests/ui/window_test_util.h"
 #include "ui/main_window.h"
-#include "ui/picking.h"
+#include "scene/picking.h"
 #include "ui/viewport.h"
 
 namespace mechsim::test {

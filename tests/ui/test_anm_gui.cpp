@@ -17,7 +17,7 @@
 #include "ui/dof_panel.h"
 #include "ui/drag_handler.h"
 #include "ui/main_window.h"
-#include "ui/picking.h"
+#include "scene/picking.h"
 #include "ui/viewport.h"
 #include "tests/ui/window_test_util.h"
 

@@ -1,7 +1,7 @@
-// tests/ui/test_camera.cpp — ui/camera.cpp: orbit, pan, zoom, fit and the matrices.
+// tests/ui/test_camera.cpp — scene/camera.cpp: orbit, pan, zoom, fit and the matrices.
 #include <QtTest>
 
-#include "ui/camera.h"
+#include "scene/camera.h"
 
 using mechsim::ui::Camera;
 

@@ -2,8 +2,9 @@
 // (a crank driving one end of a neo-Hookean strap whose other end is clamped to a post) opens with
 // the strap drawn as its boundary surface; playing moves the crank, and the strap's attached end
 // follows the crank exactly while the clamped end stays; the surface stays closed (every edge in two
-// triangles) and finite. Surfaces are sharp at creases (a box's edges, a cylinder's rims) and
-// smooth elsewhere (a cylinder's side). The history bounds the surfaces its frames keep.
+// triangles) and finite (the surfaces' own tests, sharp at creases and smooth elsewhere, and the
+// parts' stepping are the engine's: tests/core/test_sim_parts.cpp). The history bounds the
+// surfaces its frames keep.
 // File → Export Deformables (VTK) writes the recorded surfaces as a series ParaView replays (read
 // back: the history's times, vertices, triangles and normals); cancelled or failed, it leaves
 // nothing; the action is off for a mechanism without parts (export_deformables_menu.png).
@@ -53,14 +54,12 @@
 #include "core/deform/tet_mesh.h"
 #include "core/io/load.h"
 #include "ui/deformable_export.h"
-#include "ui/deformable_parts.h"
 #include "ui/drag_handler.h"
 #include "ui/history.h"
 #include "ui/main_window.h"
-#include "ui/picking.h"
-#include "ui/stress_colours.h"
+#include "scene/picking.h"
+#include "scene/stress_colours.h"
 #include "ui/viewport.h"
-#include "tests/ui/strap_handle_run.h"
 #include "tests/ui/window_test_util.h"
 #include "tests/vtk_read.h"
 
@@ -173,89 +172,6 @@ class TestDeformableGui : public QObject {
     useFreshSettings("test_deformable_gui");
   }
 
-  void partsFollowTheirBodies() {
-    // The worker-side parts on their own: attached vertices on their body points after each step.
-    const MechanismSpec spec = io::readMechanismFile(mechanism("deform-flexible-link.json").toStdString());
-    const Model model = io::compileSpec(spec);
-    DeformableParts parts;
-    QVERIFY2(parts.build(spec, model, 1.0 / 60), parts.message().c_str());
-    QCOMPARE(parts.count(), 1);
-    Data d = makeData(model);
-    int iterations = 0;
-    for (int k = 1; k <= 20; ++k) {
-      QVERIFY(solvePositions(model, d, k / 60.0));
-      QVERIFY2(parts.step(model, d.q), parts.message().c_str());
-      QVERIFY2(parts.attachmentError() < 1e-9, qPrintable(QString::number(parts.attachmentError())));
-      iterations += parts.iterations();
-    }
-    qInfo("flexible link: 20 frames, %d Newton iterations in all", iterations);
-    const auto s = parts.surface(0);
-    QVERIFY(s->vertices.size() > 100);
-    QVERIFY(closedSurface(*s));
-    for (const auto& v : s->vertices) QVERIFY(v.allFinite());
-  }
-
-  void surfaceSharpAtCreasesSmoothElsewhere() {
-    // A box's faces meet at 90°: each face has its own vertices along the edges, and at rest every
-    // normal is its face's. A cylinder (nr = 3, 30° between side facets) is smooth around its side
-    // (normals radial, not the facets') and sharp at its rims (cap normals ±z).
-    const int nx = 4, ny = 3, nz = 2;
-    deform::TetMesh box = deform::makeBoxMesh(Vec3(2, 1.5, 1), nx, ny, nz);
-    std::vector<int> vertices;
-    std::vector<unsigned> indices;
-    boundarySurface(box, vertices, indices);
-    QCOMPARE(int(vertices.size()), 2 * ((nx + 1) * (ny + 1) + (ny + 1) * (nz + 1) + (nx + 1) * (nz + 1)));
-    VecX rest(3 * box.vertexCount());
-    for (int v = 0; v < box.vertexCount(); ++v) rest.segment<3>(3 * v) = box.vertices[size_t(v)];
-    auto s = surfaceMesh(vertices, indices, rest);
-    QVERIFY(closedSurface(*s));
-    const Eigen::Vector3f centre(1, 0.75, 0.5), half(1, 0.75, 0.5);
-    for (size_t t = 0; t < s->indices.size(); t += 3) {
-      // The triangle's face: the axis along which its three vertices sit on the box's side.
-      const Eigen::Vector3f& p = s->vertices[s->indices[t]];
-      const Eigen::Vector3f n = (s->vertices[s->indices[t + 1]] - p).cross(s->vertices[s->indices[t + 2]] - p).normalized();
-      for (int c = 0; c < 3; ++c) QVERIFY2((s->normals[s->indices[t + c]] - n).norm() < 1e-5, "box normal not its face's");
-      int axis;
-      n.cwiseAbs().maxCoeff(&axis);
-      QVERIFY(std::abs(std::abs(p[axis] - centre[axis]) - half[axis]) < 1e-6);
-      QVERIFY2(n[axis] * (p[axis] - centre[axis]) > 0, "box triangle facing inward");
-    }
-    const int nr = 3, nzc = 4;
-    const double radius = 0.4, length = 1.5;
-    deform::TetMesh cyl = deform::makeCylinderMesh(radius, length, nr, nzc);
-    boundarySurface(cyl, vertices, indices);
-    QCOMPARE(int(vertices.size()), 4 * nr * (nzc + 1) + 2 * (nr + 1) * (nr + 1));
-    rest.resize(3 * cyl.vertexCount());
-    for (int v = 0; v < cyl.vertexCount(); ++v) rest.segment<3>(3 * v) = cyl.vertices[size_t(v)];
-    s = surfaceMesh(vertices, indices, rest);
-    QVERIFY(closedSurface(*s));
-    int side = 0, caps = 0;
-    for (size_t k = 0; k < s->vertices.size(); ++k) {
-      const Eigen::Vector3f& p = s->vertices[k];
-      const Eigen::Vector3f& n = s->normals[k];
-      const bool onRim = std::abs(Eigen::Vector2f(p.x(), p.y()).norm() - float(radius)) < 1e-5f;
-      if (std::abs(n.z()) > 0.999f) {  // a cap's side of the vertex
-        QVERIFY(std::abs(p.z()) < 1e-6f || std::abs(p.z() - float(length)) < 1e-6f);
-        QCOMPARE(n.z() > 0, p.z() > 0.5f * float(length));
-        ++caps;
-      } else {  // the side's: radial within 10° (a facet's own normal is 15° off at its edges)
-        QVERIFY(onRim);
-        const Eigen::Vector3f radial = Eigen::Vector3f(p.x(), p.y(), 0).normalized();
-        QVERIFY2(n.dot(radial) > std::cos(10 * 3.14159265f / 180), qPrintable(QString::number(n.dot(radial))));
-        ++side;
-      }
-    }
-    QCOMPARE(side, 4 * nr * (nzc + 1));
-    // Smooth, not flat: a side vertex's normal is no side triangle's own.
-    for (size_t t = 0; t < s->indices.size(); t += 3) {
-      const Eigen::Vector3f& p = s->vertices[s->indices[t]];
-      const Eigen::Vector3f f = (s->vertices[s->indices[t + 1]] - p).cross(s->vertices[s->indices[t + 2]] - p).normalized();
-      if (std::abs(f.z()) > 0.5f) continue;  // a cap's
-      for (int c = 0; c < 3; ++c) QVERIFY(s->normals[s->indices[t + c]].dot(f) < std::cos(2 * 3.14159265f / 180));
-    }
-    QCOMPARE(caps, 2 * (nr + 1) * (nr + 1));
-  }
-
   void historyBoundsTheSurfacesItKeeps() {
     // Each recorded frame keeps its parts' surfaces for scrubbing; the history holds at most
     // kMaxBytes of them, dropping the oldest frames (never the newest), and the count alone
@@ -294,32 +210,6 @@ class TestDeformableGui : public QObject {
     for (int k = 0; k < int(History::kMaxFrames) + 500; ++k) h.append(Frame{});
     QCOMPARE(size_t(h.size()), History::kMaxFrames);
     QCOMPARE(h.dropped(), 500L);
-  }
-
-  void jgs2PartFollowsNewtonWithAHandle() {
-    // The strap solved by the file's "solver": "jgs2-jacobi" (precomputed in build()) against the
-    // default projected Newton: 20 frames of the crank's swing with a handle pulling a middle
-    // surface vertex 3 cm up. Both solve every step to ‖Δx‖ < 1e-4 of the extent, so the pulled
-    // vertex agrees to a small fraction of its motion.
-    MechanismSpec spec = io::readMechanismFile(mechanism("deform-flexible-link.json").toStdString());
-    const Model model = io::compileSpec(spec);
-    DeformableParts newton;
-    QVERIFY2(newton.build(spec, model, 1.0 / 60), newton.message().c_str());
-    QCOMPARE(newton.solverName(0), std::string("newton"));
-    spec.deformables[0].solver = "jgs2-jacobi";
-    DeformableParts jgs2;
-    QVERIFY2(jgs2.build(spec, model, 1.0 / 60), jgs2.message().c_str());
-    // " (cuda)" where the part runs on a CUDA device (its handle steps too).
-    QVERIFY(jgs2.solverName(0) == "jgs2-jacobi" || jgs2.solverName(0) == "jgs2-jacobi (cuda)");
-    StrapHandleRun run;
-    runStrapHandle(newton, jgs2, model, false, run);
-    if (QTest::currentTestFailed()) return;
-    qInfo("handle on the strap, 20 frames: newton %d iterations, jgs2-jacobi %d; vertex moved %.2f mm, the two %.3f mm apart",
-          run.referenceIterations, run.otherIterations, 1e3 * run.moved, 1e3 * run.apart);
-    QVERIFY2(run.moved > 0.01, qPrintable(QString::number(run.moved)));
-    QVERIFY2(run.apart < 0.03 * run.moved, qPrintable(QString::number(run.apart)));
-    jgs2.clearHandle();
-    QVERIFY(!jgs2.hasHandle());
   }
 
   void strapDrawnAndMovingInTheWindow() {
@@ -992,8 +882,9 @@ class TestDeformableGui : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().dragging, 10000);
     QVERIFY(!w.currentFrame().deformDragging);
     QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, q0 + QPoint(0, -32));
-    waitIdle(w);
-    QVERIFY(!w.currentFrame().dragging);
+    // The release's frame follows the last target's solve and the strap's step (about 0.1 s on a
+    // loaded machine: longer than waitIdle's quiet spell).
+    QTRY_VERIFY_WITH_TIMEOUT(!w.currentFrame().dragging, 10000);
   }
 };
 

@@ -1,4 +1,4 @@
-// tests/ui/test_dof_control.cpp — ui/dof_analysis.cpp and ui/simulation_controller.cpp without a
+// tests/ui/test_dof_control.cpp — core/sim/dofs.cpp and ui/simulation_controller.cpp without a
 // window: the independent coordinates of an undriven mechanism (checked against the dense rank of
 // [Φ_q; ∇ coordinate], the gradient by finite differences), exact sliders (Φ = 0 and the
 // coordinate equal to the slider), the reachable range (the slider-crank's dead points
@@ -10,7 +10,7 @@
 
 #include "core/io/load.h"
 #include "core/kinematics/kinematics.h"
-#include "ui/dof_analysis.h"
+#include "core/sim/dofs.h"
 #include "ui/simulation_controller.h"
 
 using namespace mechsim;
@@ -115,7 +115,7 @@ void TestDofControl::independentCoordinateRaisesTheRank() {
   const MobilityReport r = analyseMobility(m, d);
   QCOMPARE(r.dof, 1);
   QCOMPARE(r.dofDriven, 1);
-  const auto chosen = independentCoordinates(*l.spec, m, d.q, r.dofDriven);
+  const auto chosen = sim::independentCoordinates(*l.spec, m, d.q, r.dofDriven);
   QCOMPARE(chosen.size(), size_t(1));
   QCOMPARE(m.joints[chosen[0].first].name, std::string("S"));
 
@@ -146,7 +146,7 @@ void TestDofControl::independentCoordinateRaisesTheRank() {
   const Model md = io::compileSpec(driven);
   Data dd = makeData(md);
   QCOMPARE(analyseMobility(md, dd).dofDriven, 0);
-  QVERIFY(independentCoordinates(driven, md, dd.q, 0).empty());
+  QVERIFY(sim::independentCoordinates(driven, md, dd.q, 0).empty());
 }
 
 void TestDofControl::coordinateSliderIsExact() {

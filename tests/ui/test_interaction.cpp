@@ -30,7 +30,7 @@
 #include "ui/drag_handler.h"
 #include "ui/export_dialog.h"
 #include "ui/main_window.h"
-#include "ui/picking.h"
+#include "scene/picking.h"
 #include "ui/plot_dock.h"
 #include "ui/report_dialog.h"
 #include "ui/timeline.h"

@@ -1,10 +1,10 @@
-// tests/ui/test_picking.cpp — ui/picking.cpp: camera rays against the projection matrix, ray
+// tests/ui/test_picking.cpp — scene/picking.cpp: camera rays against the projection matrix, ray
 // hits on every primitive against closed forms, handles before bodies, the drag plane and axis.
 #include <QtTest>
 
 #include "test_models.h"
-#include "ui/picking.h"
-#include "ui/scene.h"
+#include "scene/picking.h"
+#include "scene/scene.h"
 
 using namespace mechsim;
 using namespace mechsim::ui;

@@ -1,9 +1,9 @@
-// tests/ui/test_scene.cpp — ui/scene.cpp and ui/primitives.cpp: what would be drawn, without GL.
+// tests/ui/test_scene.cpp — scene/scene.cpp and scene/primitives.cpp: what would be drawn, without GL.
 #include <QtTest>
 
 #include "test_models.h"
-#include "ui/primitives.h"
-#include "ui/scene.h"
+#include "scene/primitives.h"
+#include "scene/scene.h"
 
 using namespace mechsim;
 using namespace mechsim::ui;

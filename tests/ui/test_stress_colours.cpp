@@ -8,9 +8,9 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/picking.h"
-#include "ui/scene.h"
-#include "ui/stress_colours.h"
+#include "scene/picking.h"
+#include "scene/scene.h"
+#include "scene/stress_colours.h"
 
 using namespace mechsim;
 using namespace mechsim::ui;

@@ -8,7 +8,7 @@
 
 #include "test_models.h"
 #include "ui/main_window.h"
-#include "ui/scene.h"
+#include "scene/scene.h"
 #include "ui/viewport.h"
 
 using namespace mechsim;
