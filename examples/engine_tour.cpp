@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/io/engine.h"
+#include "core/sim/frame.h"
 #include "core/sim/stages.h"
 
 int main(int argc, char** argv) {
@@ -43,18 +44,22 @@ int main(int argc, char** argv) {
                 d.message.empty() ? "reached" : d.message.c_str());
   }
 
-  // 4. Dynamics from here, at rest: 0.5 s, printing t and the first joint coordinate.
+  // 4. Dynamics (the file's drivers stay imposed): 0.5 s, printing the first joint's coordinate and
+  //    the torque about its axis that the driver must supply (its reaction on body2, world z).
   if (!sim::setDynamic(m, d, true)) {
     std::printf("no dynamics: %s\n", d.message.c_str());
     return 0;
   }
-  std::printf("%8s  %s\n", "t [s]", m.file->coordNames.empty() ? "-" : m.file->coordNames[0].c_str());
+  const std::string joint = m.file->joints.empty() ? "-" : m.file->joints[0].name;
+  std::printf("%8s  %12s  %14s\n", "t [s]", (joint + " [rad]").c_str(), (joint + ".Tz [N m]").c_str());
   for (int k = 1; k <= 10; ++k) {
     if (!sim::advance(m, d, 0.05)) {
       std::printf("%s\n", d.message.c_str());
       return 2;
     }
-    std::printf("%8.3f  %.6f\n", d.t(), d.rigid.coords.size() ? d.rigid.coords[0] : 0.0);
+    const sim::Frame f = sim::frame(m, d, sim::FrameOptions{false, false});
+    std::printf("%8.3f  %12.6f  %14.6f\n", d.t(), f.coords.size() ? f.coords[0] : 0.0,
+                f.reactionTorque.empty() ? 0.0 : f.reactionTorque[0].z());
   }
   return 0;
 }
