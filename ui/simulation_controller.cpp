@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include <QMetaObject>
+#include <QScopeGuard>
 #include <QTimer>
 
 #include "core/io/engine.h"
@@ -165,20 +166,21 @@ void SimulationController::setDofFollows(int dof, bool follows) {
 void SimulationController::schedule() {
   if (scheduled_) return;
   scheduled_ = true;
+  requestPosted();  // pending until process() has run (requestsPending)
   QMetaObject::invokeMethod(this, [this] { process(); }, Qt::QueuedConnection);
 }
 
 void SimulationController::process() {
-  scheduled_ = false;
-  if (!data_) return;
   // Pacing: while the GUI has frames waiting, requests keep coalescing (latest value wins).
   // During a drag one frame at a time (the GUI acknowledges it once painted): the cursor's latest
   // target is solved for each painted frame, and no frame is solved only to be dropped.
-  if (paced_ && inFlight_.load() > (data_->dragging ? 0 : 1)) {
-    scheduled_ = true;
-    QTimer::singleShot(1, this, [this] { process(); });
+  if (data_ && paced_ && inFlight_.load() > (data_->dragging ? 0 : 1)) {
+    QTimer::singleShot(1, this, [this] { process(); });  // still scheduled, still pending
     return;
   }
+  scheduled_ = false;
+  const auto done = qScopeGuard([this] { requestDone(); });
+  if (!data_) return;
   bool changed = false;
   for (int i = 0; i < static_cast<int>(pendingDof_.size()); ++i) {
     if (!pendingDof_[i]) continue;
@@ -377,7 +379,16 @@ SimulationThread::~SimulationThread() {
 
 template <class F>
 void SimulationThread::post(F&& f) {
-  QMetaObject::invokeMethod(controller_, std::forward<F>(f), Qt::QueuedConnection);
+  // Counted until it has run, so that a caller can tell a worker still busy with a request from one
+  // that is idle (SimulationController::requestsPending).
+  controller_->requestPosted();
+  QMetaObject::invokeMethod(
+      controller_,
+      [c = controller_, f = std::forward<F>(f)]() mutable {
+        f();
+        c->requestDone();
+      },
+      Qt::QueuedConnection);
 }
 
 void SimulationThread::setModel(std::shared_ptr<const Model> model, std::shared_ptr<const MechanismSpec> spec) {

@@ -102,6 +102,11 @@ class SimulationController : public QObject {
   void modelRequested() { ++modelsPending_; }
   void modelTaken() { --modelsPending_; }
   void stop() { stopping_ = true; }
+  /// Requests posted by SimulationThread and not yet run to their end (any thread): 0 when the
+  /// worker has nothing of the GUI's left to do (tests wait for it).
+  int requestsPending() const { return requests_.load(); }
+  void requestPosted() { ++requests_; }
+  void requestDone() { --requests_; }
 
   /// Length of one play tick in simulated seconds at speed 1 (the display's 60 Hz).
   static constexpr double kTick = 1.0 / 60.0;
@@ -195,6 +200,7 @@ class SimulationController : public QObject {
   std::atomic<bool> paced_{false};
   std::atomic<int> modelsPending_{0};  // setModel calls posted and not yet begun
   std::atomic<bool> stopping_{false};
+  std::atomic<int> requests_{0};       // posted and not yet done (requestsPending)
 };
 
 /// Owns the worker thread and the controller living on it; stops the thread on destruction

@@ -16,14 +16,15 @@ namespace mechsim::io {
 /// one (mesh_reader_process.cpp): a fault of the importer on a hostile file — a crash, an endless
 /// loop, runaway output or memory — then ends that process, and is reported here as an unreadable
 /// file ("cannot read mesh file PATH: the mesh reader crashed (signal 11, ...); the file is
-/// probably corrupt", "... was stopped after 12 s; ..."). Without one it reads in this process.
+/// probably corrupt", "... was stopped after 12 s; ..."). Without one it reads in this process if
+/// the program installed the in-process reader (core/io/in_process.h), else it says so.
 std::shared_ptr<const MeshData> loadMeshFile(const std::string& path);
 
 /// The same reading in this process: what the reader program runs, and the fuzzing harness.
 std::shared_ptr<const MeshData> loadMeshFileInProcess(const std::string& path);
 
 /// The reader program loadMeshFile runs, or "" when it reads in this process: $MECHSIM_MESH_READER
-/// when set ("off": in this process), else mechsim-mesh-reader beside the running program, else the
+/// when set ("off": in this process, core/io/in_process.h), else mechsim-mesh-reader beside the running program, else the
 /// one of the build tree this library was built in.
 std::string meshReaderProgram();
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <system_error>
 
+#include "core/io/in_process.h"
 #include "core/io/mesh.h"
 #include "core/io/mesh_wire.h"
 #include "core/io/read_cancel.h"
@@ -28,7 +29,12 @@ double meshReaderTimeout(double bytes) {
 
 std::shared_ptr<const MeshData> loadMeshFile(const std::string& path) {
   const std::string reader = meshReaderProgram();
-  if (reader.empty()) return loadMeshFileInProcess(path);
+  if (reader.empty()) {
+    if (const MeshReader& inProcess = inProcessMeshReader()) return inProcess(path);
+    throw std::runtime_error("cannot read mesh file " + path +
+                             ": no mesh reader program (mechsim-mesh-reader beside this program, or "
+                             "MECHSIM_MESH_READER=PATH), and this program does not read meshes itself");
+  }
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   const double bytes = ec ? 0.0 : static_cast<double>(size);

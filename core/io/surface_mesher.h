@@ -3,7 +3,8 @@
 // "surface" mesh), run in a process of its own by the program mechsim-surface-mesher when there is
 // one: Gmsh's 3D mesher can take minutes on a fine size or a badly shaped surface, and a hostile
 // surface could crash it; a time limit, Cancel (read_cancel.h) and a crash then end that process,
-// not the session. Without the program it runs here (tetrahedralise.h, not stoppable).
+// not the session. Without the program it runs here when the program installed the in-process
+// tetrahedraliser (core/io/in_process.h; tetrahedralise.h, not stoppable), else it says so.
 #include <string>
 
 #include "core/io/tetmesh_io.h"  // TetMeshFile

@@ -1,6 +1,7 @@
 // core/io/surface_mesher_process.cpp — tetrahedraliseSurfaceFile: the surface read and filled with
 // tets by the program mechsim-surface-mesher (app/surface_mesher_main.cpp) in a process of its own,
-// its answer decoded and checked here (mesh_wire.h); in this process when there is no such program.
+// its answer decoded and checked here (mesh_wire.h); without such a program, in this process when it
+// has the in-process tetrahedraliser (core/io/in_process.h).
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -10,7 +11,7 @@
 #include "core/io/read_cancel.h"
 #include "core/io/subprocess.h"
 #include "core/io/surface_mesher.h"
-#include "core/io/tetrahedralise.h"
+#include "core/io/in_process.h"
 
 namespace mechsim::io {
 
@@ -31,7 +32,12 @@ std::string surfaceMesherProgram() {
 
 TetMeshFile tetrahedraliseSurfaceFile(const std::string& path, double scale, double maxSize) {
   const std::string mesher = surfaceMesherProgram();
-  if (mesher.empty()) return tetrahedraliseMesh(*loadMeshFile(path), scale, maxSize);
+  if (mesher.empty()) {
+    if (const Tetrahedraliser& inProcess = inProcessTetrahedraliser()) return inProcess(*loadMeshFile(path), scale, maxSize);
+    throw std::runtime_error("cannot tetrahedralise " + path +
+                             ": no surface mesher program (mechsim-surface-mesher beside this program, or "
+                             "MECHSIM_SURFACE_MESHER=PATH), and this program does not mesh surfaces itself");
+  }
   const double timeout = timeoutFromEnv("MECHSIM_SURFACE_MESHER_TIMEOUT", 120);
   const SubprocessResult r =
       runSubprocess({mesher, "--scale", exact(scale), "--size", exact(maxSize), "--", path}, timeout,

@@ -21,9 +21,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/io/in_process.h"
 #include "core/io/mesh.h"
 #include "core/io/mesh_wire.h"
 #include "core/io/read_cancel.h"
+#include "core/io/read_in_process.h"
 #include "core/io/subprocess.h"
 #include "tests/mesh_reader_crash.h"
 
@@ -84,6 +86,20 @@ class TestMesh : public QObject {
     QVERIFY2(reader.size() > 20 && reader.substr(reader.size() - 20) == "/mechsim-mesh-reader", reader.c_str());
     ScopedEnv off("MECHSIM_MESH_READER", "off");
     QVERIFY(mechsim::io::meshReaderProgram().empty());
+  }
+
+  // Without a reader program a program reads in its own process only when it installed the
+  // in-process reader (core/io/in_process.h): the programs leave Assimp to the helper and say so.
+  void inProcessOnlyWhenInstalled() {
+    ScopedEnv off("MECHSIM_MESH_READER", "off");
+    const std::string path = MECHSIM_SOURCE_DIR "/models/crank.stl";
+    mechsim::io::setInProcessReaders(nullptr, nullptr);
+    const std::string message = errorOf(path);
+    QVERIFY2(message.find("no mesh reader program") != std::string::npos &&
+                 message.find("does not read meshes itself") != std::string::npos,
+             message.c_str());
+    mechsim::io::readInThisProcess();
+    QVERIFY(mechsim::io::loadMeshFile(path)->vertices.size() > 0);
   }
 
   // Read in the reader's process, every example format gives the mesh this process reads, bit for

@@ -39,7 +39,7 @@ inline void waitIdle(ui::MainWindow& w) {
   for (int i = 0; i < 400 && stable < 3; ++i) {
     QTest::qWait(30);
     const quint64 published = w.simulation()->controller()->framesPublished();
-    const bool caughtUp = w.currentFrame().serial == published;
+    const bool caughtUp = w.currentFrame().serial == published && w.simulation()->controller()->requestsPending() == 0;
     stable = caughtUp && published == last ? stable + 1 : 0;
     last = published;
   }
