@@ -34,7 +34,7 @@
 
 #include "bench/bench.h"
 #include "core/anm/anm_drag.h"
-#include "core/anm/deform_static.h"
+#include "reference/anm/deform_static.h"
 #include "core/deform/solver.h"
 #include "core/io/load.h"
 #include "core/kinematics/kinematics.h"

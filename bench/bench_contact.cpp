@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "bench/bench.h"
-#include "core/contact/scenes.h"
+#include "reference/contact/scenes.h"
 #include "core/contact/solver.h"
 
 namespace mechsim::bench {

@@ -26,6 +26,7 @@
 #include "core/data.h"
 #include "core/dynamics/dynamics.h"
 #include "core/io/load.h"
+#include "core/kinematics/kinematics.h"
 
 namespace mechsim::bench {
 namespace {

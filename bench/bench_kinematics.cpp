@@ -23,10 +23,10 @@
 #include "core/data.h"
 #include "core/io/load.h"
 #include "core/kinematics/kinematics.h"
-#include "core/linalg/dense_cod.h"
+#include "reference/linalg/dense_cod.h"
 #include "core/linalg/lu_nullspace.h"
-#include "core/linalg/normal_equations.h"
-#include "core/linalg/sparse_qr_solver.h"
+#include "reference/linalg/normal_equations.h"
+#include "reference/linalg/sparse_qr_solver.h"
 #include "core/tolerances.h"
 
 namespace mechsim::bench {

@@ -14,11 +14,11 @@
 #include <ostream>
 #include <sstream>
 
-#include "core/linalg/dense_cod.h"
+#include "reference/linalg/dense_cod.h"
 #include "core/linalg/lu_nullspace.h"
-#include "core/linalg/normal_equations.h"
-#include "core/linalg/random_sparse.h"
-#include "core/linalg/sparse_qr_solver.h"
+#include "reference/linalg/normal_equations.h"
+#include "reference/linalg/random_sparse.h"
+#include "reference/linalg/sparse_qr_solver.h"
 
 namespace mechsim::bench {
 

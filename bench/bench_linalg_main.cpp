@@ -10,7 +10,7 @@
 #include <unsupported/Eigen/SparseExtra>
 
 #include "bench/bench_linalg.h"
-#include "core/linalg/random_sparse.h"
+#include "reference/linalg/random_sparse.h"
 
 int main(int argc, char** argv) {
   using namespace mechsim;

@@ -1,12 +1,12 @@
 // bench/gen_matrix.cpp — standalone generator of the random quasi-square test matrices
-// (core/linalg/random_sparse.h) as Matrix Market files, for quick checks with other tools.
+// (reference/linalg/random_sparse.h) as Matrix Market files, for quick checks with other tools.
 //   gen_matrix M N [--rank R] [--dep D] [--nnz-per-col K] [--band W] [--seed S] [-o file.mtx]
 #include <cstdlib>
 #include <iostream>
 #include <string>
 #include <unsupported/Eigen/SparseExtra>
 
-#include "core/linalg/random_sparse.h"
+#include "reference/linalg/random_sparse.h"
 
 int main(int argc, char** argv) {
   using namespace mechsim;

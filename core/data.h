@@ -1,6 +1,7 @@
 #pragma once
-// core/data.h — Data: everything that changes while a mechanism moves. Preallocated by
-// makeData(model); algorithms take (const Model&, Data&).
+// core/data.h — Data: everything that changes while a mechanism moves; plain data. Made by
+// makeData(model) (core/kinematics/kinematics.h: it evaluates Φ, Φ_q and the joint coordinates at
+// the file's configuration); algorithms take (const Model&, Data&).
 #include <memory>
 #include <string>
 
@@ -50,7 +51,5 @@ struct Data {
   KinematicsCache kinematics;  // solver cache (core/kinematics/workspace.h)
 };
 
-/// Data sized for m, at the file's configuration (q = q0, t = 0, rates zero).
-Data makeData(const Model& m);
 
 }  // namespace mechsim

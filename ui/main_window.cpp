@@ -39,6 +39,7 @@
 #include "core/io/read_cancel.h"
 #include "core/io/write.h"
 #include "ui/deformable_export.h"
+#include "core/io/engine.h"
 #include "core/sim/part_surface.h"
 #include "ui/pose_spec.h"
 #include "ui/dof_panel.h"
@@ -710,8 +711,11 @@ bool MainWindow::exportTrajectory(const ExportRequest& req) {
     try {
       std::vector<io::TrajectoryFrame> frames;
       if (req.kinematicRun) {
-        // A model of its own: driver expressions are not shared across threads.
-        const Model m = spec ? io::compileSpec(*spec) : *fileModel;
+        // The engine's model of the rigid mechanism (its Data binds its own driver expressions).
+        sim::Options o;
+        o.rangeBudgetSeconds = 0;  // no sliders shown
+        o.deformables = false;
+        const sim::Model m = spec ? io::compileEngine(spec, o) : sim::compile(nullptr, fileModel, o);
         frames = kinematicRun(m, qStart, req.range, &cancel, [&](double f) { permille = static_cast<int>(900 * f); }, &error);
       } else {
         frames = std::move(recorded);

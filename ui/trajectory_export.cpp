@@ -1,9 +1,10 @@
-// ui/trajectory_export.cpp — kinematic runs and trajectory files for the export dialog.
+// ui/trajectory_export.cpp — the export dialog's kinematic run (the engine's, core/sim/kinematic_run.h)
+// and its trajectory files.
 #include "ui/trajectory_export.h"
 
 #include <cmath>
 
-#include "core/kinematics/kinematics.h"
+#include "core/sim/kinematic_run.h"
 
 namespace mechsim::ui {
 
@@ -14,7 +15,7 @@ long KinematicRunRange::rows() const {
   return static_cast<long>(steps) + 1;
 }
 
-std::vector<io::TrajectoryFrame> kinematicRun(const Model& m, const VecX& qStart, const KinematicRunRange& range,
+std::vector<io::TrajectoryFrame> kinematicRun(const sim::Model& m, const VecX& qStart, const KinematicRunRange& range,
                                               const std::atomic<bool>* cancel,
                                               const std::function<void(double)>& progress, std::string* error) {
   std::vector<io::TrajectoryFrame> frames;
@@ -23,26 +24,11 @@ std::vector<io::TrajectoryFrame> kinematicRun(const Model& m, const VecX& qStart
     if (error) *error = "invalid time range (need t1 ≥ t0 and dt > 0)";
     return frames;
   }
-  Data d = makeData(m);
-  if (qStart.size() == m.nq) d.q = qStart;
   frames.reserve(static_cast<size_t>(n));
-  for (long k = 0; k < n; ++k) {
-    if (cancel && cancel->load()) break;
-    const double t = range.t0 + k * range.dt;
-    if (!solvePositions(m, d, t)) {
-      if (error) *error = "position analysis failed at t = " + std::to_string(t) + " s: " + d.stats.message;
-      break;
-    }
-    solveVelocities(m, d);
-    solveAccelerations(m, d);
-    updateJointCoordinates(m, d);
-    if (!d.q.allFinite() || !d.qd.allFinite() || !d.qdd.allFinite()) {
-      if (error) *error = "non-finite state at t = " + std::to_string(t) + " s";
-      break;
-    }
-    frames.push_back({t, d.q, d.qd, d.qdd, d.coords, d.coordVel, d.coordAcc, {}});
-    if (progress && (k % 16 == 0 || k + 1 == n)) progress(double(k + 1) / double(n));
-  }
+  sim::kinematicRun(
+      m, qStart, range.t0, range.dt, n,
+      [&](const Data& d) { frames.push_back({d.t, d.q, d.qd, d.qdd, d.coords, d.coordVel, d.coordAcc, {}}); }, cancel,
+      progress, error);
   return frames;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // ui/trajectory_export.h — the work behind File → Export trajectory… (no Qt, no GL, so it runs
-// on a worker thread and in tests): a kinematic run over a chosen time range (the file's
-// drivers, as `mechsim-cli kinematics` does it) and the atomic write as CSV (FORMAT.md §3) or JSON
-// (chosen by the file name's extension).
+// on a worker thread and in tests): the engine's kinematic run over a chosen time range
+// (sim::kinematicRun: the file's drivers, as `mechsim-cli kinematics` runs them) as trajectory rows,
+// and the atomic write as CSV (FORMAT.md §3) or JSON (chosen by the file name's extension).
 #include <atomic>
 #include <functional>
 #include <string>
@@ -10,6 +10,7 @@
 
 #include "core/io/trajectory.h"
 #include "core/model.h"
+#include "core/sim/model.h"
 
 namespace mechsim::ui {
 
@@ -20,11 +21,10 @@ struct KinematicRunRange {
   long rows() const;
 };
 
-/// Position, velocity and acceleration analysis of m at every time of `range`, the position
-/// analysis starting from qStart and then from each previous solution (the assembly branch the
-/// user sees). `progress` gets the fraction done; `cancel` stops it between rows. Returns the rows
-/// computed; `error` says why it stopped early (empty when it ran to the end or was cancelled).
-std::vector<io::TrajectoryFrame> kinematicRun(const Model& m, const VecX& qStart, const KinematicRunRange& range,
+/// sim::kinematicRun of m at every time of `range` from qStart, as trajectory rows. `progress` gets
+/// the fraction done; `cancel` stops it between rows. Returns the rows computed; `error` says why it
+/// stopped early (empty when it ran to the end or was cancelled).
+std::vector<io::TrajectoryFrame> kinematicRun(const sim::Model& m, const VecX& qStart, const KinematicRunRange& range,
                                               const std::atomic<bool>* cancel,
                                               const std::function<void(double)>& progress, std::string* error);
 

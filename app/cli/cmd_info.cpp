@@ -25,11 +25,11 @@ int cmdInfo(const Args& args) {
   std::printf("CUDA backend: not built (no nvcc at configure time); the CPU twin runs\n");
 #endif
   const std::string reader = io::meshReaderProgram();
-  std::printf("mesh files: %s\n", reader.empty() ? "read in this process (no mechsim-mesh-reader found)"
+  std::printf("mesh files: %s\n", reader.empty() ? "not read: no mechsim-mesh-reader found (MECHSIM_MESH_READER=PATH)"
                                                   : ("read by " + reader + ", one process per file").c_str());
   const std::string mesher = io::surfaceMesherProgram();
   std::printf("surface meshes of deformable parts: %s\n",
-              mesher.empty() ? "filled with tets in this process (no mechsim-surface-mesher found)"
+              mesher.empty() ? "not filled: no mechsim-surface-mesher found (MECHSIM_SURFACE_MESHER=PATH)"
                              : ("filled with tets by " + mesher + ", one process per part").c_str());
   return 0;
 }

@@ -11,6 +11,10 @@
 
 namespace mechsim {
 
+/// Data sized for m, at the file's configuration (q = q0, t = 0, rates zero), with Φ, Φ_q and the
+/// joint coordinates evaluated there (make_data.cpp).
+Data makeData(const Model& m);
+
 /// Φ(q, t) into d.phi (nEquations). Uses d.q and d.t.
 void constraintResidual(const Model& m, Data& d);
 

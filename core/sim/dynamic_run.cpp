@@ -7,6 +7,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "core/kinematics/kinematics.h"
+
 namespace mechsim::sim {
 namespace {
 constexpr double kPi = 3.14159265358979323846;

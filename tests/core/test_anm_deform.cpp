@@ -1,4 +1,4 @@
-// tests/core/test_anm_deform.cpp — tests core/anm/deform_static.cpp: handle-controlled static
+// tests/core/test_anm_deform.cpp — tests reference/anm/deform_static.cpp: handle-controlled static
 // deformation of a tet mesh by ANM continuation (paper 004 §3.3-3.4, eq. 68 with the
 // error-correcting form eq. 34), stable neo-Hookean and ARAP (core/deform), against the projected
 // Newton solver of core/deform (solveNewton via minimise) as the independent reference, each case
@@ -21,7 +21,7 @@
 
 #include <cmath>
 
-#include "core/anm/deform_static.h"
+#include "reference/anm/deform_static.h"
 #include "core/anm/polar_series.h"
 #include "core/deform/hd/mat3.h"
 #include "core/deform/solver.h"

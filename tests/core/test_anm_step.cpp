@@ -16,7 +16,7 @@
 #include <cmath>
 
 #include "core/anm/anm_step.h"
-#include "core/anm/circle_ellipse.h"
+#include "reference/anm/circle_ellipse.h"
 #include "core/anm/constraint_series.h"
 #include "core/io/load.h"
 #include "core/kinematics/kinematics.h"

@@ -15,6 +15,7 @@
 #include "core/dynamics/dynamics.h"
 #include "core/io/load.h"
 #include "core/io/write.h"
+#include "core/kinematics/kinematics.h"
 
 using namespace mechsim;
 

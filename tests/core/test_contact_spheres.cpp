@@ -10,8 +10,8 @@
 #include <random>
 
 #include "core/contact/broadphase.h"
-#include "core/contact/scenes.h"
-#include "core/contact/spheres.h"
+#include "reference/contact/scenes.h"
+#include "reference/contact/spheres.h"
 
 using namespace mechsim;
 using namespace mechsim::contact;

@@ -17,6 +17,7 @@
 #include "core/data.h"
 #include "core/dynamics/dynamics.h"
 #include "core/io/load.h"
+#include "core/kinematics/kinematics.h"
 
 using namespace mechsim;
 

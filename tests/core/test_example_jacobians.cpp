@@ -18,7 +18,7 @@
 #include "core/data.h"
 #include "core/io/load.h"
 #include "core/kinematics/kinematics.h"
-#include "core/linalg/dense_cod.h"
+#include "reference/linalg/dense_cod.h"
 #include "core/linalg/lu_nullspace.h"
 
 using namespace mechsim;

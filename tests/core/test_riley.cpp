@@ -13,6 +13,7 @@
 #include "core/dynamics/dynamics.h"
 #include "core/dynamics/riley.h"
 #include "core/io/load.h"
+#include "core/kinematics/kinematics.h"
 
 using namespace mechsim;
 

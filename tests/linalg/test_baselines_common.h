@@ -1,6 +1,6 @@
 #pragma once
 // tests/linalg/test_baselines_common.h — the sweep shared by the baseline tests.
-#include "core/linalg/random_sparse.h"
+#include "reference/linalg/random_sparse.h"
 
 namespace mechsim::linalg::testutil {
 inline std::vector<RandomSparseSpec> baselineCases(bool rankDeficient) {

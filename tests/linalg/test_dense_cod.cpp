@@ -1,9 +1,9 @@
-// tests/linalg/test_dense_cod.cpp — tests core/linalg/dense_cod.cpp, the reference itself: the four
+// tests/linalg/test_dense_cod.cpp — tests reference/linalg/dense_cod.cpp, the reference itself: the four
 // Penrose conditions hold for the solutions it returns, and the transposed solve is (Aᵀ)⁺ c.
 #include <QtTest>
 
-#include "core/linalg/dense_cod.h"
-#include "core/linalg/random_sparse.h"
+#include "reference/linalg/dense_cod.h"
+#include "reference/linalg/random_sparse.h"
 #include "linalg_test_util.h"
 
 using namespace mechsim;

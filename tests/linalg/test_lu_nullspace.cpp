@@ -1,13 +1,13 @@
 // tests/linalg/test_lu_nullspace.cpp — tests core/linalg/lu_nullspace.cpp (LuNullspace, paper 003
-// eq. 3.7-3.10 and the rank-deficient extension) against core/linalg/dense_cod.cpp (A⁺ b).
+// eq. 3.7-3.10 and the rank-deficient extension) against reference/linalg/dense_cod.cpp (A⁺ b).
 #include <QtTest>
 
 #include <limits>
 #include <random>
 
-#include "core/linalg/dense_cod.h"
+#include "reference/linalg/dense_cod.h"
 #include "core/linalg/lu_nullspace.h"
-#include "core/linalg/random_sparse.h"
+#include "reference/linalg/random_sparse.h"
 #include "linalg_test_util.h"
 
 using namespace mechsim;

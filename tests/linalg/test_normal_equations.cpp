@@ -1,9 +1,9 @@
-// tests/linalg/test_normal_equations.cpp — tests core/linalg/normal_equations.cpp against DenseCod,
+// tests/linalg/test_normal_equations.cpp — tests reference/linalg/normal_equations.cpp against DenseCod,
 // both backends; rank-deficient A through the regularised path (looser, it is approximate).
 #include <QtTest>
 
-#include "core/linalg/dense_cod.h"
-#include "core/linalg/normal_equations.h"
+#include "reference/linalg/dense_cod.h"
+#include "reference/linalg/normal_equations.h"
 #include "linalg_test_util.h"
 #include "test_baselines_common.h"
 

@@ -1,8 +1,8 @@
-// tests/linalg/test_random_sparse.cpp — tests core/linalg/random_sparse.cpp: exact rank, shape,
+// tests/linalg/test_random_sparse.cpp — tests reference/linalg/random_sparse.cpp: exact rank, shape,
 // density, determinism.
 #include <QtTest>
 
-#include "core/linalg/random_sparse.h"
+#include "reference/linalg/random_sparse.h"
 
 using namespace mechsim;
 using namespace mechsim::linalg;

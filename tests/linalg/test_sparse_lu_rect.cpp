@@ -3,7 +3,7 @@
 // triangular-solve helpers against the assembled factors.
 #include <QtTest>
 
-#include "core/linalg/random_sparse.h"
+#include "reference/linalg/random_sparse.h"
 #include "core/linalg/sparse_lu_rect.h"
 #include "linalg_test_util.h"
 

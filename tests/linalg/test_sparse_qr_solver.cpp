@@ -1,10 +1,10 @@
-// tests/linalg/test_sparse_qr_solver.cpp — tests core/linalg/sparse_qr_solver.cpp against DenseCod,
+// tests/linalg/test_sparse_qr_solver.cpp — tests reference/linalg/sparse_qr_solver.cpp against DenseCod,
 // both backends: full rank → the least-squares solution; rank-deficient → a (basic) least-squares
 // solution: same residual as A⁺ b.
 #include <QtTest>
 
-#include "core/linalg/dense_cod.h"
-#include "core/linalg/sparse_qr_solver.h"
+#include "reference/linalg/dense_cod.h"
+#include "reference/linalg/sparse_qr_solver.h"
 #include "linalg_test_util.h"
 #include "test_baselines_common.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// core/contact/spheres.h — rigid spheres (or circles held in the xy-plane) among fixed planes,
+// reference/contact/spheres.h — rigid spheres (or circles held in the xy-plane) among fixed planes,
 // stepped with velocity-level contact impulses from the LCP of paper 000 (lcp.h, solver.h).
 //
 // A step (semi-implicit Euler, time step h):

@@ -1,5 +1,5 @@
 #pragma once
-// core/anm/deform_static.h — handle-controlled static deformation of a tetrahedral mesh by the
+// reference/anm/deform_static.h — handle-controlled static deformation of a tetrahedral mesh by the
 // asymptotic numerical method (paper 004 §3.3-3.4 eq. 68, notes §3.3-3.4, §1.7).
 //
 // EQUILIBRIUM. With the free vertex positions x, the prescribed ones p (pinned vertices and

@@ -1,4 +1,4 @@
-// core/linalg/random_sparse.cpp — see random_sparse.h. Construction, for rank r:
+// reference/linalg/random_sparse.cpp — see random_sparse.h. Construction, for rank r:
 //   core  G (r × r): G_ii = ±U[1,2], about nnzPerCol − 1 further entries per column at random rows,
 //         values ±offDiagScale·U[0,1]; a hidden diagonal keeps it nonsingular for moderate scales.
 //   B     (m × r) = [G; E], E: m − r extra rows with 1-3 random entries each (independent equations,
@@ -6,7 +6,7 @@
 //         a·row_i + b·row_j of earlier rows (redundant equations, as sin and cos of one angle).
 //   A     = [B, B C] with C's columns e_i (duplicate) or a e_i + b e_j (combination): rank r.
 //   Rows and columns are then shuffled. std::mt19937_64 makes it reproducible across platforms.
-#include "core/linalg/random_sparse.h"
+#include "reference/linalg/random_sparse.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,7 +1,7 @@
-// core/linalg/dense_cod.cpp — the dense reference solver: Eigen's complete orthogonal
+// reference/linalg/dense_cod.cpp — the dense reference solver: Eigen's complete orthogonal
 // decomposition A P = Q [T 0; 0 0] Z, so that A⁺ = P Zᵀ [T⁻¹ 0; 0 0] Qᵀ for any shape and rank.
 // Used by the tests as the reference for LuNullspace and by the benchmark as the dense baseline.
-#include "core/linalg/dense_cod.h"
+#include "reference/linalg/dense_cod.h"
 
 #include <stdexcept>
 

@@ -1,6 +1,6 @@
-// core/anm/deform_static.cpp — ANM continuation of the static equilibrium of a tet mesh under
+// reference/anm/deform_static.cpp — ANM continuation of the static equilibrium of a tet mesh under
 // handle motion and gravity (the homotopy and the series rules are in deform_static.h).
-#include "core/anm/deform_static.h"
+#include "reference/anm/deform_static.h"
 
 #include <algorithm>
 #include <cmath>

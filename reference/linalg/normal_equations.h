@@ -1,5 +1,5 @@
 #pragma once
-// core/linalg/normal_equations.h — baseline: least squares by sparse Cholesky of the normal
+// reference/linalg/normal_equations.h — baseline: least squares by sparse Cholesky of the normal
 // equations AᵀA x = Aᵀ b (paper 003, Table 4.2). See normal_equations.cpp.
 #include <memory>
 

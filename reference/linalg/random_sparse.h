@@ -1,5 +1,5 @@
 #pragma once
-// core/linalg/random_sparse.h — seeded random sparse "quasi-square" matrices with a prescribed
+// reference/linalg/random_sparse.h — seeded random sparse "quasi-square" matrices with a prescribed
 // rank and redundancy, shaped like mechanism Jacobians, for the linalg tests and benchmarks.
 #include <cstdint>
 

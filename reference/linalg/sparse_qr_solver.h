@@ -1,5 +1,5 @@
 #pragma once
-// core/linalg/sparse_qr_solver.h — baseline: least squares by sparse QR. See sparse_qr_solver.cpp.
+// reference/linalg/sparse_qr_solver.h — baseline: least squares by sparse QR. See sparse_qr_solver.cpp.
 #include <memory>
 
 #include "core/types.h"

@@ -1,9 +1,9 @@
 #pragma once
-// core/contact/scenes.h — the test scenes of paper 000 §5, built in code: Pool 1, Pool 2 and
+// reference/contact/scenes.h — the test scenes of paper 000 §5, built in code: Pool 1, Pool 2 and
 // Stacking, as circles in the xy-plane (the paper's 2-D setting) or as spheres (3-D versions).
 // Friction 0.1, restitution 0.2 and g = 9.80665 m/s² unless `friction` overrides μ (Table 1 of the
 // paper is computed frictionless).
-#include "core/contact/spheres.h"
+#include "reference/contact/spheres.h"
 
 namespace mechsim::contact {
 

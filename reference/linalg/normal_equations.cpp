@@ -1,4 +1,4 @@
-// core/linalg/normal_equations.cpp — baseline of paper 003 (Table 4.2): form N = AᵀA and Aᵀ b,
+// reference/linalg/normal_equations.cpp — baseline of paper 003 (Table 4.2): form N = AᵀA and Aᵀ b,
 // factor N = L D Lᵀ (sparse, fill-reducing AMD ordering computed once per pattern), solve.
 // Cost ≈ m n² + n³/3 dense; conditioning squared (κ(N) = κ(A)²).
 //
@@ -13,7 +13,7 @@
 // factorize() refactors N + δ I with δ = 1e-10 × max diag(N): the regularised solution
 // (AᵀA + δI)⁻¹ Aᵀ b has no component in null(A) and differs from A⁺ b by O(δ/σ_min²) in the
 // range — an approximation, and this baseline is only timed, not trusted, in that case.
-#include "core/linalg/normal_equations.h"
+#include "reference/linalg/normal_equations.h"
 
 #include <Eigen/CholmodSupport>
 #include <Eigen/SparseCholesky>

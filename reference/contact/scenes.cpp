@@ -1,5 +1,5 @@
-// core/contact/scenes.cpp — Pool 1, Pool 2 and Stacking of paper 000 §5 (scenes.h).
-#include "core/contact/scenes.h"
+// reference/contact/scenes.cpp — Pool 1, Pool 2 and Stacking of paper 000 §5 (scenes.h).
+#include "reference/contact/scenes.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// core/linalg/sparse_qr_solver.cpp — baseline: least squares by sparse QR, A Π = Q R,
+// reference/linalg/sparse_qr_solver.cpp — baseline: least squares by sparse QR, A Π = Q R,
 // x = Π R⁻¹ (Qᵀ b)₁:ᵣ. Backward stable (no squaring of κ), but Q's Householder vectors cost
 // far more than an LU (paper 003 §2: orthogonalisation is "not of interest" for speed).
 //
@@ -12,7 +12,7 @@
 //
 // Rank loss: both return a basic solution (zeros in the columns dropped by the pivoting), which
 // minimises ‖b − A x‖ but is not the minimum-norm A⁺ b.
-#include "core/linalg/sparse_qr_solver.h"
+#include "reference/linalg/sparse_qr_solver.h"
 
 #include <Eigen/OrderingMethods>
 #include <Eigen/SPQRSupport>

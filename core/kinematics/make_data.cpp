@@ -1,6 +1,6 @@
-// core/data.cpp — makeData: a Data sized for a model, at its file configuration.
+// core/kinematics/make_data.cpp — makeData: a Data sized for a model, at its file configuration,
+// with the constraint residual, its Jacobian and the joint coordinates evaluated there.
 #include "core/data.h"
-
 #include "core/kinematics/kinematics.h"
 
 namespace mechsim {

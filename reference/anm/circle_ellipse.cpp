@@ -1,7 +1,7 @@
-// core/anm/circle_ellipse.cpp — paper 004 §5.1 toy problem (see the header). The series of f_e and
+// reference/anm/circle_ellipse.cpp — paper 004 §5.1 toy problem (see the header). The series of f_e and
 // f_c along x(a) come from the Series arithmetic (series.h); P is the 2×2 Jacobian of f, factorised
 // once per step (dense LU).
-#include "core/anm/circle_ellipse.h"
+#include "reference/anm/circle_ellipse.h"
 
 #include <Eigen/LU>
 #include <cmath>

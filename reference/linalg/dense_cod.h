@@ -1,5 +1,5 @@
 #pragma once
-// core/linalg/dense_cod.h — reference: dense complete orthogonal decomposition (Eigen), A⁺ b.
+// reference/linalg/dense_cod.h — reference: dense complete orthogonal decomposition (Eigen), A⁺ b.
 #include "core/types.h"
 
 #include <Eigen/QR>

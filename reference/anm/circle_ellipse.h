@@ -1,5 +1,5 @@
 #pragma once
-// core/anm/circle_ellipse.h — the toy problem of paper 004 §5.1 (notes §5.1): the intersection of
+// reference/anm/circle_ellipse.h — the toy problem of paper 004 §5.1 (notes §5.1): the intersection of
 //   f_e = 2x² − 5x + y² − 4y − 2xy − 5 = 0   (ellipse)   and   f_c = (x + 1)² + y² − 8 = 0   (circle),
 // reached by the homotopy f_e = 0, f_c + 6 = 6λ from (x, y) = (0, −1) at λ = 0 (circle radius √2
 // growing to √8). Published: ANM with N = 20 takes 2 steps to residual 2e-6, with the

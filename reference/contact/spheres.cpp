@@ -1,4 +1,4 @@
-// core/contact/spheres.cpp — spheres / circles among planes with LCP contact impulses (spheres.h).
+// reference/contact/spheres.cpp — spheres / circles among planes with LCP contact impulses (spheres.h).
 //
 // Contact rows (paper 000 eq. 1): for a contact between bodies A and B with unit normal n from A
 // to B and arms r_A, r_B from the centres to the contact point, the relative velocity along a unit
@@ -6,7 +6,7 @@
 //   J_A = (−uᵀ, −(r_A × u)ᵀ),   J_B = (uᵀ, (r_B × u)ᵀ)          (u = n, t₁, t₂)
 // on the twist (v, ω). In the plane only (v_x, v_y, ω_z) remain. For spheres r ∥ n, so normal
 // rows carry no angular part; tangent rows do (friction spins the spheres).
-#include "core/contact/spheres.h"
+#include "reference/contact/spheres.h"
 
 #include <cmath>
 #include <stdexcept>
