@@ -63,7 +63,7 @@ void SimulationController::setModel(std::shared_ptr<const mechsim::Model> model,
   // New state for the new model; the old Data goes with the old model.
   pause();
   deformDragging_ = false;
-  if (deformTimer_) deformTimer_->stop();
+  stopDeformTimer();
   pendingDof_.clear();
   pendingTarget_.reset();
   modeMessage_.clear();  // a new model opens in kinematic mode
@@ -323,17 +323,23 @@ void SimulationController::startDeformTimer() {
     connect(deformTimer_, &QTimer::timeout, this, &SimulationController::deformTick);
   }
   settleTicks_ = stillTicks_ = 0;
+  partsMoving_ = true;
   deformTimer_->start();
 }
 
+void SimulationController::stopDeformTimer() {
+  if (deformTimer_) deformTimer_->stop();
+  partsMoving_ = false;
+}
+
 void SimulationController::deformTick() {
-  if (!data_ || sim_->parts.empty()) return deformTimer_->stop();
+  if (!data_ || sim_->parts.empty()) return stopDeformTimer();
   // Play's own frames step the parts (unless a body drag holds time in the kinematic mode).
   const bool dynamic = sim::isDynamic(*data_);
   if (playing_ && !(data_->dragging && !dynamic)) return;
   if (!deformDragging_) {
     stillTicks_ = sim::deformMaxSpeed(*data_) < kSettledSpeed ? stillTicks_ + 1 : 0;
-    if (stillTicks_ >= kSettledTicks || ++settleTicks_ > kMaxSettleTicks) return deformTimer_->stop();
+    if (stillTicks_ >= kSettledTicks || ++settleTicks_ > kMaxSettleTicks) return stopDeformTimer();
   }
   // Paced like a drag: one frame at a time while the handle is held.
   if (paced_ && inFlight_.load() > (deformDragging_ || data_->dragging ? 0 : 1)) return;

@@ -105,6 +105,9 @@ class SimulationController : public QObject {
   /// Requests posted by SimulationThread and not yet run to their end (any thread): 0 when the
   /// worker has nothing of the GUI's left to do (tests wait for it).
   int requestsPending() const { return requests_.load(); }
+  /// The deformable parts are stepped frame by frame outside play: a soft handle is held, or they
+  /// have not settled since it was released (any thread).
+  bool partsMoving() const { return partsMoving_.load(); }
   void requestPosted() { ++requests_; }
   void requestDone() { --requests_; }
 
@@ -168,6 +171,7 @@ class SimulationController : public QObject {
   /// move after it, when play does not produce frames already.
   void deformTick();
   void startDeformTimer();
+  void stopDeformTimer();
   /// The engine's options for the GUI: the defaults, with the file services (expressions, the JGS2
   /// cache), the device when built, and the worker's cancel and progress lines.
   sim::Options engineOptions();
@@ -201,6 +205,7 @@ class SimulationController : public QObject {
   std::atomic<int> modelsPending_{0};  // setModel calls posted and not yet begun
   std::atomic<bool> stopping_{false};
   std::atomic<int> requests_{0};       // posted and not yet done (requestsPending)
+  std::atomic<bool> partsMoving_{false};  // the deformable-parts timer runs (partsMoving)
 };
 
 /// Owns the worker thread and the controller living on it; stops the thread on destruction

@@ -29,6 +29,7 @@
 #include "core/io/trajectory.h"
 #include "core/kinematics/kinematics.h"
 #include "core/sim/stages.h"
+#include "tests/app/csv_compare.h"
 
 using namespace mechsim;
 
@@ -61,37 +62,17 @@ std::vector<Case> readCases() {
   return out;
 }
 
-QList<QList<QByteArray>> parseCsv(const QByteArray& text) {
-  QList<QList<QByteArray>> rows;
-  for (const QByteArray& line : text.trimmed().split('\n')) rows.push_back(line.split(','));
-  return rows;
-}
-
-/// Compares two CSV tables cell by cell (numbers within 1e-12 (1 + |b|), text exactly).
-void compareTables(const QList<QList<QByteArray>>& got, const QList<QList<QByteArray>>& want) {
-  QCOMPARE(got.size(), want.size());
-  QCOMPARE(got[0], want[0]);
-  for (int r = 1; r < want.size(); ++r) {
-    QCOMPARE(got[r].size(), want[r].size());
-    for (int c = 0; c < want[r].size(); ++c) {
-      bool okA = false, okB = false;
-      const double a = got[r][c].toDouble(&okA), b = want[r][c].toDouble(&okB);
-      if (!okA || !okB) {
-        QCOMPARE(got[r][c], want[r][c]);
-        continue;
-      }
-      const double err = std::abs(a - b) / (1 + std::abs(b));
-      const QByteArray& column = want[0][c];
-      const bool acceleration = column.endsWith(".acc") || column.endsWith(".ax") || column.endsWith(".ay") ||
-                                column.endsWith(".az");
-      const double tol = acceleration ? 1e-8 : 1e-12;  // the stencils' noise (above)
-      QVERIFY2(err <= tol, qPrintable(QString("row %1, %2: the GUI's way %3, the command line %4")
-                                            .arg(r)
-                                            .arg(QString::fromUtf8(want[0][c]))
-                                            .arg(a, 0, 'g', 17)
-                                            .arg(b, 0, 'g', 17)));
-    }
-  }
+/// Compares the GUI's way with the command line's table: numbers within 1e-12 (1 + |b|), the
+/// accelerations within 1e-8 (1 + |b|) (the stencils' noise, above), text exactly.
+void compareTables(const mechsim::test::CsvTable& got, const mechsim::test::CsvTable& want) {
+  mechsim::test::compareCsv(
+      got, want,
+      [](const QByteArray& column) {
+        const bool acceleration = column.endsWith(".acc") || column.endsWith(".ax") || column.endsWith(".ay") ||
+                                  column.endsWith(".az");
+        return acceleration ? 1e-8 : 1e-12;
+      },
+      "the GUI's way");
 }
 
 QByteArray readFile(const QString& path) {
@@ -136,7 +117,7 @@ class TestEngineClients : public QObject {
         QVERIFY2(sim::advance(m, d, c.dt), d.message.c_str());
         frames.push_back(row(d.rigid));
       }
-      compareTables(parseCsv(QByteArray::fromStdString(io::trajectoryCsv(*m.file, frames, true))), parseCsv(golden));
+      compareTables(mechsim::test::parseCsv(QByteArray::fromStdString(io::trajectoryCsv(*m.file, frames, true))), mechsim::test::parseCsv(golden));
     } else if (c.command == "simulate") {
       // The sliders' analysis only sets up the sliders, which dynamics does not move; it is left
       // out (on the 221-body pools it takes minutes: a mobility analysis per free coordinate).
@@ -162,8 +143,8 @@ class TestEngineClients : public QObject {
         QVERIFY2(sim::advance(m, d, h), d.message.c_str());
         frames.push_back(dynamicRow());
       }
-      compareTables(parseCsv(QByteArray::fromStdString(io::trajectoryCsv(*m.file, frames, true, extra))),
-                    parseCsv(golden));
+      compareTables(mechsim::test::parseCsv(QByteArray::fromStdString(io::trajectoryCsv(*m.file, frames, true, extra))),
+                    mechsim::test::parseCsv(golden));
     } else if (c.command == "deform") {
       sim::Model m = compileTheGuisWay(c.file, c.dt);
       if (!c.method.isEmpty()) {  // --method: every part's solver
@@ -209,7 +190,7 @@ class TestEngineClients : public QObject {
         }
       }
       // The command writes 9 significant digits: compare at that precision.
-      const QList<QList<QByteArray>> got = parseCsv(csv), want = parseCsv(golden);
+      const mechsim::test::CsvTable got = mechsim::test::parseCsv(csv), want = mechsim::test::parseCsv(golden);
       QCOMPARE(got.size(), want.size());
       for (int r = 1; r < want.size(); ++r)
         for (int col = 0; col < want[r].size(); ++col) {

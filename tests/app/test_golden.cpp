@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <cmath>
 
+#include "tests/app/csv_compare.h"
+
 namespace {
 
 QString goldenDir() { return QStringLiteral(MECHSIM_SOURCE_DIR "/tests/data/golden/"); }
@@ -37,12 +39,9 @@ std::vector<Case> readCases() {
   return cases;
 }
 
-QList<QList<QByteArray>> readCsv(const QString& path) {
-  QList<QList<QByteArray>> rows;
+mechsim::test::CsvTable readCsv(const QString& path) {
   QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return rows;
-  for (const QByteArray& line : f.readAll().trimmed().split('\n')) rows.push_back(line.split(','));
-  return rows;
+  return f.open(QIODevice::ReadOnly) ? mechsim::test::parseCsv(f.readAll()) : mechsim::test::CsvTable{};
 }
 
 }  // namespace
@@ -79,36 +78,12 @@ class TestGolden : public QObject {
       QVERIFY(QFile::copy(out, golden));
       QSKIP("golden file rewritten");
     }
-    const QList<QList<QByteArray>> want = readCsv(golden), got = readCsv(out);
+    const mechsim::test::CsvTable want = readCsv(golden), got = readCsv(out);
     QVERIFY2(!want.isEmpty(), qPrintable("no golden file " + golden));
-    QCOMPARE(got.size(), want.size());
-    QCOMPARE(got[0], want[0]);  // the header
     double worst = 0;
     QString worstAt;
-    for (int r = 1; r < want.size(); ++r) {
-      QCOMPARE(got[r].size(), want[r].size());
-      for (int c = 0; c < want[r].size(); ++c) {
-        bool okA = false, okB = false;
-        const double a = got[r][c].toDouble(&okA), b = want[r][c].toDouble(&okB);
-        if (!okA || !okB) {
-          QCOMPARE(got[r][c], want[r][c]);
-          continue;
-        }
-        const QString column = QString::fromUtf8(want[0][c]);
-        const double tol = 1e-12;
-        const double err = std::abs(a - b) / (1 + std::abs(b));
-        QVERIFY2(std::isfinite(a), qPrintable(QString("row %1, %2: not finite").arg(r).arg(column)));
-        if (err > worst) worst = err, worstAt = QString("row %1, %2").arg(r).arg(column);
-        QVERIFY2(err <= tol, qPrintable(QString("row %1, %2: %3 against the golden %4 (|a − b|/(1 + |b|) = %5, "
-                                                "tolerance %6)")
-                                            .arg(r)
-                                            .arg(column)
-                                            .arg(a, 0, 'g', 17)
-                                            .arg(b, 0, 'g', 17)
-                                            .arg(err, 0, 'g', 3)
-                                            .arg(tol)));
-      }
-    }
+    mechsim::test::compareCsv(got, want, [](const QByteArray&) { return 1e-12; }, "the command's", &worst, &worstAt);
+    if (QTest::currentTestFailed()) return;
     if (worst > 0) qInfo("%s: largest difference %.3g at %s", qPrintable(name), worst, qPrintable(worstAt));
   }
 };

@@ -53,6 +53,7 @@
 
 #include "core/deform/tet_mesh.h"
 #include "core/io/load.h"
+#include "tests/closed_surface.h"
 #include "ui/deformable_export.h"
 #include "ui/drag_handler.h"
 #include "ui/history.h"
@@ -68,25 +69,6 @@ using namespace mechsim::ui;
 using namespace mechsim::test;
 
 namespace {
-/// Every undirected edge of the triangle list used by exactly two triangles (a closed surface). A
-/// vertex is known by its position: the surface repeats a mesh vertex on each side of a crease.
-bool closedSurface(const MeshData& m) {
-  std::map<std::array<float, 3>, unsigned> first;
-  std::vector<unsigned> id(m.vertices.size());
-  for (size_t k = 0; k < m.vertices.size(); ++k)
-    id[k] = first.try_emplace({m.vertices[k].x(), m.vertices[k].y(), m.vertices[k].z()}, unsigned(k)).first->second;
-  std::map<std::pair<unsigned, unsigned>, int> edges;
-  for (size_t t = 0; t + 2 < m.indices.size(); t += 3)
-    for (int e = 0; e < 3; ++e) {
-      unsigned a = id[m.indices[t + e]], b = id[m.indices[t + (e + 1) % 3]];
-      if (a > b) std::swap(a, b);
-      ++edges[{a, b}];
-    }
-  for (const auto& [edge, n] : edges)
-    if (n != 2) return false;
-  return !edges.empty();
-}
-
 /// The example strap's text with its `"solver": "newton"` replaced by solverKeys (empty when the
 /// example cannot be read or no longer says so).
 QString strapWithSolver(const QString& solverKeys) {
@@ -863,6 +845,10 @@ class TestDeformableGui : public QObject {
       return quiet.elapsed() >= 1000 && w.currentFrame().serial == last;
     };
     QTRY_VERIFY_WITH_TIMEOUT(quietForASecond(), 30000);
+    // Settled means the worker stopped stepping the parts (a step on a loaded machine can take as
+    // long as the quiet second above), and then no frame comes.
+    QTRY_VERIFY_WITH_TIMEOUT(!w.simulation()->controller()->partsMoving(), 30000);
+    waitIdle(w);
     const quint64 settled = published();
     QTest::qWait(300);
     QCOMPARE(published(), settled);
