@@ -14,20 +14,12 @@ Data makeData(const Model& m) {
   d.inputs = std::make_shared<DriverInputs>();
   const std::vector<std::function<double(double)>> expressions =
       m.spec && m.options.expressions ? m.options.expressions(*m.spec) : std::vector<std::function<double(double)>>{};
-  const int nDrivers = static_cast<int>(m.work.drivers.size());
-  const int nFile = static_cast<int>(m.file->drivers.size());
-  d.inputs->value.assign(nDrivers, 0.0);
-  d.inputs->follow.assign(nDrivers, 0);
-  d.inputs->expression.assign(nDrivers, nullptr);
-  for (int i = 0; i < nFile && i < nDrivers; ++i) {
-    d.inputs->expression[i] = i < static_cast<int>(expressions.size()) ? expressions[i] : m.file->drivers[i].value;
-    d.inputs->follow[i] = 1;
-  }
+  const std::vector<std::function<double(double)>> fns =
+      bindDriverInputs(*m.file, m.work.drivers.size(), expressions, d.inputs);
   for (const DofInfo& dof : m.dofs)
     if (dof.kind == DofKind::Coordinate) d.inputs->value[dof.driver] = m.dofValues0[&dof - m.dofs.data()];
   d.work = std::make_unique<mechsim::Model>(m.work);
-  for (int i = 0; i < nDrivers; ++i)
-    d.work->drivers[i].value = [in = d.inputs, i](double t) { return in->at(i, t); };
+  for (std::size_t i = 0; i < fns.size(); ++i) d.work->drivers[i].value = fns[i];
 
   // The assembled configuration, solved on the bound model (no iteration: it is the solution), and
   // its rates.

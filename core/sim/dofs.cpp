@@ -2,6 +2,7 @@
 // model with slider-held drivers, the drag model without drivers, reachable ranges.
 #include "core/sim/dofs.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -80,20 +81,28 @@ std::vector<std::pair<int, int>> independentCoordinates(const MechanismSpec& spe
   return chosen;
 }
 
-mechsim::Model buildWorkModel(const MechanismSpec* spec, const mechsim::Model& fileModel, const std::vector<std::pair<int, int>>& extra,
-                     const std::vector<std::function<double(double)>>& expressions,
-                     const std::shared_ptr<DriverInputs>& inputs) {
-  const size_t nFile = fileModel.drivers.size(), n = nFile + (spec ? extra.size() : 0);
+std::vector<std::function<double(double)>> bindDriverInputs(const mechsim::Model& fileModel, std::size_t n,
+                                                             const std::vector<std::function<double(double)>>& expressions,
+                                                             const std::shared_ptr<DriverInputs>& inputs) {
+  const std::size_t nFile = std::min(fileModel.drivers.size(), n);
   inputs->value.assign(n, 0.0);
   inputs->follow.assign(n, 0);
   inputs->expression.assign(n, nullptr);
-  for (size_t i = 0; i < nFile; ++i) {
+  for (std::size_t i = 0; i < nFile; ++i) {
     inputs->expression[i] = i < expressions.size() ? expressions[i] : fileModel.drivers[i].value;
     inputs->follow[i] = 1;
   }
   // Every driver reads its input; the inputs outlive the model's functions through the shared_ptr.
   std::vector<std::function<double(double)>> fns;
-  for (size_t i = 0; i < n; ++i) fns.push_back([in = inputs, i](double t) { return in->at(static_cast<int>(i), t); });
+  for (std::size_t i = 0; i < n; ++i) fns.push_back([in = inputs, i](double t) { return in->at(static_cast<int>(i), t); });
+  return fns;
+}
+
+mechsim::Model buildWorkModel(const MechanismSpec* spec, const mechsim::Model& fileModel, const std::vector<std::pair<int, int>>& extra,
+                     const std::vector<std::function<double(double)>>& expressions,
+                     const std::shared_ptr<DriverInputs>& inputs) {
+  const size_t nFile = fileModel.drivers.size(), n = nFile + (spec ? extra.size() : 0);
+  const std::vector<std::function<double(double)>> fns = bindDriverInputs(fileModel, n, expressions, inputs);
   if (!spec) {
     mechsim::Model m = fileModel;
     for (size_t i = 0; i < nFile; ++i) m.drivers[i].value = fns[i];

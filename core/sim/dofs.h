@@ -65,6 +65,13 @@ inline double unwrapNear(double a, double near) {
 std::vector<std::pair<int, int>> independentCoordinates(const MechanismSpec& spec, const mechsim::Model& model, const VecX& q,
                                                         int dofDriven);
 
+/// Sizes `inputs` for n drivers — the first fileModel.drivers.size() follow their expressions
+/// (`expressions`, fresh evaluators, else the file model's own functions), the others hold 0 — and
+/// returns each driver's value function, which reads its input.
+std::vector<std::function<double(double)>> bindDriverInputs(const mechsim::Model& fileModel, std::size_t n,
+                                                             const std::vector<std::function<double(double)>>& expressions,
+                                                             const std::shared_ptr<DriverInputs>& inputs);
+
 /// The working model: `spec` (when given) compiled with extra drivers on `extra` coordinates, or
 /// a copy of `fileModel` (no spec: no extra drivers), every driver's value read from `inputs`
 /// (sized here: file drivers follow their expressions, added ones hold 0). `expressions` are the

@@ -185,12 +185,8 @@ Model compile(std::shared_ptr<const MechanismSpec> spec, std::shared_ptr<const m
       }
     } catch (const deform::Cancelled&) {
       throw;
-    } catch (const std::invalid_argument& e) {
-      if (o.backend == Backend::Cuda) throw;
-      m.parts.clear();
-      m.message += (m.message.empty() ? "" : "; ") + ("deformable part \"" + current + "\": " + e.what() +
-                                                      " (no deformable part is simulated)");
     } catch (const std::exception& e) {
+      if (o.backend == Backend::Cuda && dynamic_cast<const std::invalid_argument*>(&e)) throw;
       m.parts.clear();
       m.message += (m.message.empty() ? "" : "; ") + ("deformable part \"" + current + "\": " + e.what() +
                                                       " (no deformable part is simulated)");
