@@ -14,6 +14,8 @@
 # inverse, the rest modes' block Krylov basis), not only through CHOLMOD.
 # libspectra-dev: Spectra's shift-invert Lanczos, the baseline of `bench deform --modes`
 # (bench/bench_modes.cpp; core/deform computes its modes itself, low_modes.h).
+# python3-dev, pybind11-dev: the Python package (python/); python3-numpy its arrays, python3-pytest
+# its tests, python3-matplotlib the worked example's figure (docs/python.md).
 # libgomp1: GCC's OpenMP runtime, for the deformable solvers' parallel loops (core/deform/parallel.h;
 # build-essential's compiler brings it too).
 set -euo pipefail
@@ -28,6 +30,7 @@ PKGS=(
   libspectra-dev
   libgmsh-dev
   libccd-dev
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib
   xvfb xauth libgl1-mesa-dri mesa-utils qt6-qpa-plugins
   "$@"
 )

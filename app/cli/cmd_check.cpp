@@ -7,10 +7,10 @@
 // vertices, material, solver), whose meshes the load has already read and validated.
 #include <cstdio>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "core/data.h"
+#include "core/io/check_report.h"
 #include "core/io/load.h"
 #include "core/kinematics/kinematics.h"
 
@@ -42,45 +42,15 @@ int cmdCheck(const Args& args) {
   for (const std::string& w : spec.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   auto solverOf = [](const DeformableSpec& d) { return d.solver.empty() ? std::string("newton") : d.solver; };
 
+  if (json) {
+    std::cout << io::checkReportJson(pos[0], spec, model) << "\n";
+    return 0;
+  }
+
   // Mobility at the file's configuration, t = 0.
   Data data = makeData(model);
   const MobilityReport r = analyseMobility(model, data);
   const int moving = model.nMoving;
-
-  if (json) {
-    nlohmann::json j;
-    j["file"] = pos[0];
-    j["name"] = model.name;
-    j["warnings"] = spec.warnings;
-    j["bodies"] = static_cast<int>(model.bodies.size());
-    j["moving_bodies"] = moving;
-    j["joints"] = static_cast<int>(model.joints.size());
-    j["drivers"] = static_cast<int>(model.drivers.size());
-    j["coordinates"] = r.coordinates;
-    j["equations"] = r.equations;
-    j["driver_equations"] = static_cast<int>(model.drivers.size());
-    j["grubler_dof"] = r.grubler;
-    j["rank"] = r.rank;
-    j["dof"] = r.dof;
-    j["dof_driven"] = r.dofDriven;
-    j["redundant"] = r.redundant;
-    j["residual"] = r.residual;
-    j["singular"] = r.singular;
-    j["deformables"] = nlohmann::json::array();
-    for (const DeformableSpec& d : spec.deformables) {
-      nlohmann::json part{{"name", d.name},
-                          {"tets", d.tets.size()},
-                          {"vertices", d.vertices.size()},
-                          {"material", d.material},
-                          {"solver", solverOf(d)}};
-      if (d.maxIterations > 0) part["maxIterations"] = d.maxIterations;  // the file's, when it gives them
-      if (d.tolerance > 0) part["tolerance"] = d.tolerance;
-      if (d.modes > 0) part["modes"] = d.modes;
-      j["deformables"].push_back(part);
-    }
-    std::cout << j.dump(2) << "\n";
-    return 0;
-  }
 
   std::printf("%s: %s\n", pos[0].c_str(), model.name.empty() ? "(unnamed)" : model.name.c_str());
   std::printf("  bodies        %d (%d moving)\n", static_cast<int>(model.bodies.size()), moving);

@@ -1,9 +1,11 @@
 #pragma once
 // app/cli/commands.h — the subcommands of mechsim-cli (FORMAT.md §2). Each returns the exit code:
 // 0 success, 1 file error (message FILE:LINE:COL: error: ... on stderr), 2 usage or solver failure.
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "core/io/runs.h"
 #include "core/model.h"
 #include "core/sim/model.h"
 #include "core/sim/options.h"
@@ -41,6 +43,15 @@ struct RunArgs {
 /// Parses them. Unknown options print `mechsim-cli: COMMAND: unknown option '...'`; a missing FILE,
 /// --t-end, --out (or --dt when dtRequired) prints `usage`. Returns false then (the caller exits 2).
 bool parseRunArgs(const Args& args, const char* command, bool dtRequired, const char* usage, RunArgs& out);
+/// Writes a run's table to `out` (CSV, or JSON when out ends in .json) atomically, prints its
+/// warnings (stderr) and summary line (stdout) and, when it stopped early, why and which rows were
+/// written. Returns the exit status: 0, or 2 after a failure or a write error.
+int writeRun(const char* command, const std::string& out, const io::RunResult& r);
+/// The time-run commands: checks --t-end / --dt (io::runSteps: `dt` ≤ 0 with `dtGiven` false skips
+/// it, for simulate without --dt), loads the engine model with `options`, runs `run` on it and
+/// writeRun()s the result. Exit status 1 for a file error, 2 for a refused run.
+int runAndWrite(const char* command, const RunArgs& args, double tEnd, double dt, bool dtGiven,
+                const sim::Options& options, const std::function<io::RunResult(const sim::Model&)>& run);
 /// Parses a finite number; prints `mechsim-cli: <what>: expected a number, got '<s>'` and returns false.
 bool parseNumber(const std::string& s, const std::string& what, double& out);
 

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "core/io/engine.h"
 #include "core/io/load.h"
+#include "core/io/write.h"
 
 namespace {
 
@@ -149,6 +150,41 @@ bool loadEngineOrReport(const std::string& path, const sim::Options& options, si
     std::fprintf(stderr, "%s\n", e.what());
     return false;
   }
+}
+
+int writeRun(const char* command, const std::string& out, const io::RunResult& r) {
+  for (const std::string& w : r.warnings) std::fprintf(stderr, "mechsim-cli: %s: %s\n", command, w.c_str());
+  try {
+    const bool json = out.size() >= 5 && out.compare(out.size() - 5, 5, ".json") == 0;
+    io::writeFileAtomically(out, json ? r.json() : r.csv());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mechsim-cli: %s: cannot write '%s': %s\n", command, out.c_str(), e.what());
+    return 2;
+  }
+  std::printf("%s\n", r.summary.c_str());
+  if (r.failure.empty()) return 0;
+  if (r.textColumn >= 0)  // deform: the rows up to the failed step, whose row says converged 0
+    std::fprintf(stderr, "mechsim-cli: %s: %s; wrote the rows up to it to %s\n", command, r.failure.c_str(), out.c_str());
+  else
+    std::fprintf(stderr, "mechsim-cli: %s: %s; wrote the %ld rows before it to %s\n", command, r.failure.c_str(),
+                 r.rows(), out.c_str());
+  return 2;
+}
+
+int runAndWrite(const char* command, const RunArgs& args, double tEnd, double dt, bool dtGiven,
+                const sim::Options& options, const std::function<io::RunResult(const sim::Model&)>& run) {
+  io::RunResult r;
+  try {
+    if (dtGiven || dt > 0) io::runSteps(command, tEnd, dt);
+    else if (!(tEnd >= 0)) io::runSteps(command, tEnd, 1);  // the message for a negative --t-end
+    sim::Model m;
+    if (!loadEngineOrReport(args.file, options, m)) return 1;
+    r = run(m);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mechsim-cli: %s: %s\n", command, e.what());
+    return 2;
+  }
+  return writeRun(command, args.out, r);
 }
 
 bool parseNumber(const std::string& s, const std::string& what, double& out) {

@@ -3,6 +3,7 @@
 
 #include "core/io/jgs2_cache.h"
 #include "core/io/load.h"
+#include "core/io/load_dynamics.h"
 
 namespace mechsim::io {
 namespace {
@@ -34,6 +35,7 @@ sim::Options engineOptions(sim::Options options) { return engineOptions(std::mov
 
 sim::Options engineOptions(sim::Options options, const std::string& cacheDir) {
   if (!options.expressions) options.expressions = [](const MechanismSpec& s) { return driverFunctions(s); };
+  if (!options.efforts) options.efforts = [](const MechanismSpec& s) { return motorEffortFunctions(s); };
   if (!options.jgs2) options.jgs2 = cachedJgs2(cacheDir);
   return options;
 }

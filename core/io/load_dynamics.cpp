@@ -282,18 +282,26 @@ nlohmann::ordered_json dynamicsSectionJson(const MechanismSpec& spec) {
   return out;
 }
 
-void attachMotorFunctions(const MechanismSpec& spec, Model& m) {
-  for (size_t i = 0; i < m.motors.size() && i < spec.dynamics.motors.size(); ++i) {
-    Motor& mo = m.motors[i];
-    if (mo.expression.empty()) continue;
+std::vector<std::function<double(double)>> motorEffortFunctions(const MechanismSpec& spec) {
+  std::vector<std::function<double(double)>> out(spec.dynamics.motors.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    const std::string& expression = spec.dynamics.motors[i].effort;
+    if (expression.empty()) continue;
     try {
-      mo.effort = compileExpression(mo.expression);
+      out[i] = compileExpression(expression);
     } catch (const ExpressionError& e) {
       const std::string path = "dynamics.motors[" + std::to_string(i) + "].effort";
       const SourceLoc loc = spec.locate(path);
-      throw LoadError(Diagnostic{spec.sourceFile, loc.line, loc.col, path + ": " + expressionErrorMessage(mo.expression, e)});
+      throw LoadError(Diagnostic{spec.sourceFile, loc.line, loc.col, path + ": " + expressionErrorMessage(expression, e)});
     }
   }
+  return out;
+}
+
+void attachMotorFunctions(const MechanismSpec& spec, Model& m) {
+  std::vector<std::function<double(double)>> fns = motorEffortFunctions(spec);
+  for (size_t i = 0; i < m.motors.size() && i < fns.size(); ++i)
+    if (!m.motors[i].expression.empty()) m.motors[i].effort = std::move(fns[i]);
 }
 
 }  // namespace mechsim::io

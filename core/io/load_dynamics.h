@@ -2,7 +2,9 @@
 // core/io/load_dynamics.h — the "dynamics" section of the native format (docs/format.md,
 // "Dynamics"): reading it into MechanismSpec::dynamics, writing it back, and the motors' effort
 // expressions as functions (internal to core/io: load.cpp, write.cpp and load_model.cpp call it).
+#include <functional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,5 +26,8 @@ nlohmann::ordered_json dynamicsSectionJson(const MechanismSpec& spec);
 /// Compiles the effort expressions of m's motors (muparser) into Motor::effort. Throws LoadError
 /// pointing at the expression when one fails (the reader has checked them already).
 void attachMotorFunctions(const MechanismSpec& spec, Model& m);
+/// Fresh evaluators of spec's motor efforts, one per motor (empty for a servo): sim::EffortFactory
+/// (io::engineOptions). Throws LoadError as attachMotorFunctions.
+std::vector<std::function<double(double)>> motorEffortFunctions(const MechanismSpec& spec);
 
 }  // namespace mechsim::io

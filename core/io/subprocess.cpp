@@ -38,7 +38,14 @@ bool executable(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
+std::string& helperDirectory() {
+  static std::string dir;
+  return dir;
+}
+
 }  // namespace
+
+void setHelperDirectory(std::string dir) { helperDirectory() = std::move(dir); }
 
 std::string findHelperProgram(const char* name, const char* envVar) {
   if (const char* env = std::getenv(envVar); env && *env)
@@ -48,6 +55,10 @@ std::string findHelperProgram(const char* name, const char* envVar) {
   if (!ec) {
     const std::string beside = (self.parent_path() / name).string();
     if (executable(beside)) return beside;
+  }
+  if (!helperDirectory().empty()) {
+    const std::string there = helperDirectory() + "/" + name;
+    if (executable(there)) return there;
   }
 #ifdef MECHSIM_HELPER_BUILD_DIR
   const std::string built = std::string(MECHSIM_HELPER_BUILD_DIR) + "/" + name;

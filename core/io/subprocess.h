@@ -51,9 +51,13 @@ HelperEnd helperEnd(const SubprocessResult& r, const std::string& role, const st
 double timeoutFromEnv(const char* name, double fallback);
 
 /// One of this project's helper programs (mechsim-mesh-reader, mechsim-surface-mesher): $envVar
-/// when set ("off": none), else `name` beside the running program, else in the build tree's app/
-/// folder (tests, fuzz replays) when it is there; "" when there is none.
+/// when set ("off": none), else `name` beside the running program, else in the folder
+/// setHelperDirectory named, else in the build tree's app/ folder (tests, fuzz replays) when it is
+/// there; "" when there is none.
 std::string findHelperProgram(const char* name, const char* envVar);
+/// Where a program that is not installed beside the helpers finds them (the Python module, whose
+/// program is python3: the installed bin/ folder). Call before any file is read.
+void setHelperDirectory(std::string dir);
 
 /// One line on how a program that did not exit with status 0 ended: "crashed (signal 11,
 /// Segmentation fault)", "was stopped after 10 s", "was cancelled", "exited with status 3", ...

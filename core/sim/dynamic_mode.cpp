@@ -53,6 +53,25 @@ bool atFileStart(const Model& m, const Data& d) {
   }
   return true;
 }
+
+/// The file model the dynamic run of one Data steps: a copy whose drivers and motors evaluate
+/// their expressions with evaluators of its own (Options::expressions, Options::efforts), since an
+/// evaluator serves one thread at a time and one Model serves Datas on many threads; the file
+/// model itself when the Model has no spec or no factories (a bare model: one thread).
+std::shared_ptr<const mechsim::Model> ownFileModel(const Model& m) {
+  if (!m.spec || (!m.options.expressions && !m.options.efforts)) return m.file;
+  auto own = std::make_shared<mechsim::Model>(*m.file);
+  if (m.options.expressions) {
+    std::vector<std::function<double(double)>> fns = m.options.expressions(*m.spec);
+    for (std::size_t i = 0; i < own->drivers.size() && i < fns.size(); ++i) own->drivers[i].value = std::move(fns[i]);
+  }
+  if (m.options.efforts) {
+    std::vector<std::function<double(double)>> fns = m.options.efforts(*m.spec);
+    for (std::size_t i = 0; i < own->motors.size() && i < fns.size(); ++i)
+      if (fns[i]) own->motors[i].effort = std::move(fns[i]);
+  }
+  return own;
+}
 }  // namespace
 
 bool isDynamic(const Data& d) { return d.dynamics != nullptr; }
@@ -73,7 +92,7 @@ bool setDynamic(const Model& m, Data& d, bool on) {
   // starts as the file says: its configuration and initial joint rates (startFromFile), as
   // `mechsim-cli simulate` does; elsewhere from the pose and rates the mechanism has now.
   if (atFileStart(m, d)) return startFromFile(m, d);
-  auto run = std::make_unique<DynamicRun>(m.file);
+  auto run = std::make_unique<DynamicRun>(ownFileModel(m));
   if (!run->start(d.rigid.q, d.rigid.qd, d.rigid.t)) {
     d.message = "Dynamic mode not available: " + run->message();
     return false;
@@ -87,7 +106,7 @@ bool startFromFile(const Model& m, Data& d) {
   d.message.clear();
   if (d.dragging) endDrag(m, d);
   d.dynamics.reset();
-  auto run = std::make_unique<DynamicRun>(m.file);
+  auto run = std::make_unique<DynamicRun>(ownFileModel(m));
   if (!run->start(m.file->q0, VecX::Zero(m.nq()), 0.0, /*fileRates=*/true)) {
     d.message = "dynamics cannot start: " + run->message();
     return false;

@@ -59,6 +59,7 @@ struct Options {
 
   // ---- services from the layers around core (core/sim/services.h) ----
   ExpressionFactory expressions;       // null: the file model's own driver functions (one thread)
+  EffortFactory efforts;               // null: the file model's own motor efforts (one thread)
   std::shared_ptr<Jgs2Source> jgs2;    // null: computeJgs2() (no cache)
   std::shared_ptr<DeviceBackend> device;  // null: no accelerator
 

@@ -3,6 +3,7 @@
 // that core parses no text, reads no files and calls no CUDA (DESIGN.md, STYLE.md §1, §7):
 //   ExpressionFactory  fresh evaluators of a spec's driver expressions (core/io: muparser,
 //                      io::engineOptions fills it in);
+//   EffortFactory      fresh evaluators of its motors' effort expressions (the same);
 //   Jgs2Source         JGS2's precomputation of a deformable part (core/io: the on-disk cache of
 //                      core/io/jgs2_cache.h; computeJgs2() here computes it every time);
 //   DeviceBackend      an accelerator that steps deformable parts (gpu/: the CUDA backend, or its
@@ -22,6 +23,12 @@ namespace mechsim::sim {
 /// Makes fresh evaluators of spec's driver expressions, one per driver in spec order (t [s] →
 /// coordinate value, SI). An evaluator serves one thread at a time, so every Data binds its own.
 using ExpressionFactory = std::function<std::vector<std::function<double(double)>>(const MechanismSpec&)>;
+
+/// Makes fresh evaluators of spec's motor efforts, one per motor in spec order (t [s] → effort,
+/// SI; an empty function for a servo). The dynamic run of every Data steps its own copy of the
+/// file model with them (core/sim/dynamic_mode.cpp), so that Datas of one Model simulate on
+/// several threads at once.
+using EffortFactory = std::function<std::vector<std::function<double(double)>>(const MechanismSpec&)>;
 
 /// What a JGS2 precomputation did, for the status line and the command's summary.
 struct Jgs2Report {
