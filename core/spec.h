@@ -223,6 +223,16 @@ struct ContactSpec {
   std::vector<std::pair<std::string, std::string>> exclude;  // body pairs that never collide
 };
 
+/// A named number of the "parameters" section (docs/format.md, "Parameters"), usable as "=EXPR" in
+/// any number field and by name in driver and effort expressions. `value` is in the file's units
+/// of its kind (length: units.length; angle: units.angle; mass: kg; none: as is).
+struct ParameterSpec {
+  std::string name;
+  std::string unit = "none";   // "length", "angle", "mass" or "none"
+  double value = 0;            // the file's units (resolved when `expression` is given)
+  std::string expression;      // the value as an expression of other parameters (without "="), or empty
+};
+
 struct MechanismSpec {
   int version = 1;
   std::string name;
@@ -232,6 +242,10 @@ struct MechanismSpec {
   std::vector<JointSpec> joints;
   std::vector<DriverSpec> drivers;
   std::vector<HandleSpec> handles;
+  std::vector<ParameterSpec> parameters;    // the "parameters" section, in file order
+  /// Number fields the file wrote as "=EXPR": path ("joints[1].point[0]") → EXPR. The writer writes
+  /// EXPR back where the value still equals it (core/io/parameters.h).
+  std::map<std::string, std::string> parameterFields;
   std::vector<DeformableSpec> deformables;  // deformable parts (load_deformable.cpp)
   DynamicsSpec dynamics;   // springs, motors, initial rates, solver settings (optional section)
   ContactSpec contact;     // contact settings (optional section, load_contact.cpp)

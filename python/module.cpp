@@ -30,6 +30,7 @@
 #include "core/io/engine.h"
 #include "core/io/load.h"
 #include "core/io/runs.h"
+#include "core/io/study.h"
 #include "core/io/subprocess.h"
 #include "core/io/write.h"
 #include "core/spec_path.h"
@@ -680,6 +681,59 @@ PYBIND11_MODULE(_mechsim, mod) {
               return io::runDeform(m, tEnd, dt, s, stop);
             });
           });
+  // ---- studies (core/io/study.h; mechsim/study.py runs them) ----
+  py::class_<io::StudyPlan, std::shared_ptr<io::StudyPlan>>(mod, "StudyPlan")
+      .def(py::init([](const std::string& path) {
+        return withoutGil([&] { return std::make_shared<io::StudyPlan>(path); });
+      }))
+      .def_property_readonly("path", &io::StudyPlan::path)
+      .def_property_readonly("mechanism", &io::StudyPlan::mechanism)
+      .def_property_readonly("analysis", &io::StudyPlan::analysis)
+      .def_property_readonly("runs", &io::StudyPlan::runs)
+      .def_property_readonly("columns", &io::StudyPlan::columns)
+      .def_property_readonly("variables",
+                             [](const io::StudyPlan& p) {
+                               std::vector<std::string> n;
+                               for (const auto& v : p.variables()) n.push_back(v.name);
+                               return n;
+                             })
+      .def_property_readonly("outputs",
+                             [](const io::StudyPlan& p) {
+                               std::vector<std::string> n;
+                               for (const auto& o : p.outputs()) n.push_back(o.name);
+                               return n;
+                             })
+      .def("values", &io::StudyPlan::values)
+      .def("run", [](const io::StudyPlan& p, long i) {
+        // (run, values, outputs, ok, error); KeyboardInterrupt when Ctrl-C stopped it.
+        if (i < 0 || i >= p.runs()) throw py::index_error("run " + std::to_string(i) + " is not in the study");
+        auto stop = std::make_shared<SignalStop>();
+        io::StudyRow row;
+        {
+          py::gil_scoped_release release;
+          row = p.run(i, [stop] { return (*stop)(); });
+        }
+        if (stop->interrupted) throw py::error_already_set();
+        return py::make_tuple(row.run, row.values, row.outputs, row.ok, row.error);
+      });
+  py::class_<io::StudyTable>(mod, "StudyTable")
+      .def(py::init([](const std::string& path, const io::StudyPlan& plan, bool resume, bool overwrite) {
+             return std::make_unique<io::StudyTable>(path, plan, resume, overwrite);
+           }),
+           py::arg("path"), py::arg("plan"), py::arg("resume"), py::arg("overwrite"))
+      .def("done", &io::StudyTable::done)
+      .def_property_readonly("done_count", &io::StudyTable::doneCount)
+      .def("append",
+           [](io::StudyTable& t, long run, std::vector<double> values, std::vector<double> outputs, bool ok,
+              const std::string& error) {
+             io::StudyRow row{run, std::move(values), std::move(outputs), ok, error};
+             py::gil_scoped_release release;
+             t.append(row);
+           })
+      .def("finish", [](io::StudyTable& t) {
+        py::gil_scoped_release release;
+        t.finish();
+      });
   mod.attr("_has_cuda") =
 #ifdef MECHSIM_HAVE_CUDA
       true;

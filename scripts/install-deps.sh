@@ -15,7 +15,9 @@
 # libspectra-dev: Spectra's shift-invert Lanczos, the baseline of `bench deform --modes`
 # (bench/bench_modes.cpp; core/deform computes its modes itself, low_modes.h).
 # python3-dev, pybind11-dev: the Python package (python/); python3-numpy its arrays, python3-pytest
-# its tests, python3-matplotlib the worked example's figure (docs/python.md).
+# its tests, python3-matplotlib the worked example's figure (docs/python.md); python3-distributed
+# Dask, the cluster engine of parameter studies (docs/studies.md; its test starts a scheduler and
+# workers on localhost).
 # libgomp1: GCC's OpenMP runtime, for the deformable solvers' parallel loops (core/deform/parallel.h;
 # build-essential's compiler brings it too).
 set -euo pipefail
@@ -30,7 +32,7 @@ PKGS=(
   libspectra-dev
   libgmsh-dev
   libccd-dev
-  python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-distributed
   xvfb xauth libgl1-mesa-dri mesa-utils qt6-qpa-plugins
   "$@"
 )

@@ -2,6 +2,8 @@
 // from the controller into the history, the view, the sliders, the plots and the status bar.
 #include "ui/main_window.h"
 
+#include "ui/study_dialog.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -196,6 +198,7 @@ void MainWindow::buildMenus() {
   exp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
   exportDeformAction_ = file->addAction(tr("Export &Deformables (VTK)…"), this, &MainWindow::exportDeformablesDialog);
   exportDeformAction_->setEnabled(false);
+  file->addAction(tr("Run &Study…"), this, &MainWindow::studyDialog);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -627,6 +630,24 @@ void MainWindow::saveAsDialog() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Save Mechanism As"), currentFile_, tr("Mechanisms (*.json)"));
   if (path.isEmpty()) return;
   if (!saveAs(path)) QMessageBox::critical(this, tr("Cannot save"), lastError_);
+}
+
+void MainWindow::studyDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Run Study"), QString(), tr("Study files (*.json)"));
+  if (!path.isEmpty()) openStudy(path);
+}
+
+StudyDialog* MainWindow::openStudy(const QString& studyFile) {
+  auto* d = new StudyDialog(studyFile, this);
+  if (!d->isValid()) {
+    reportError(d->errorText());
+    delete d;
+    return nullptr;
+  }
+  d->setAttribute(Qt::WA_DeleteOnClose);
+  connect(d, &StudyDialog::openMechanism, this, [this](const QString& path) { openFile(path); });
+  d->show();
+  return d;
 }
 
 void MainWindow::exportDialog() {

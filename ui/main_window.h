@@ -64,6 +64,11 @@ class MainWindow : public QMainWindow {
   /// then it returns false with lastError() empty and the mechanism unchanged.
   bool openFile(const QString& path);
 
+  /// File → Run Study…: the study dialog for `studyFile` (ui/study_dialog.h), shown, not modal; its
+  /// "Open Run's Mechanism" opens the run's file here. Null (and the error handler told) when the
+  /// study file does not read.
+  class StudyDialog* openStudy(const QString& studyFile);
+
   /// Simulation → Deformable Solver: steps every deformable part with `method` ("newton", "vbd",
   /// "jacobi", "jgs2-jacobi", "jgs2-gs"), or with each part's own solver from the file when
   /// `method` is empty. The mechanism restarts from the file's configuration at t = 0 (a JGS2
@@ -135,6 +140,7 @@ class MainWindow : public QMainWindow {
   void saveAsDialog();
   void exportDialog();
   void exportDeformablesDialog();
+  void studyDialog();
   void showReport();
 
  signals:

@@ -65,6 +65,19 @@ int cmdBench(const Args& args) {
       return 2;
     }
   const bool csv = hasFlag(args, "--csv");
+  if (pos[0] == "study") {
+    // Studies run through the Python package (its Dask row needs it): python/bench/bench_study.py.
+    const std::string script = findDataFile("python/bench/bench_study.py", "python/bench_study.py");
+    if (script.empty()) {
+      std::fprintf(stderr, "mechsim-cli: bench study: python/bench/bench_study.py not found\n");
+      return 2;
+    }
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    std::vector<std::string> argv{script, "--cli", n > 0 ? std::string(self, static_cast<std::size_t>(n)) : "mechsim-cli"};
+    if (csv) argv.push_back("--csv");
+    return execPythonPackage(argv);
+  }
 #ifdef MECHSIM_HAVE_BENCH
   if (pos[0] == "kinematics") return bench::runKinematics(std::cout, csv, examplesRoot());
   if (pos[0] == "dynamics") return bench::runDynamics(std::cout, csv, examplesRoot());
@@ -81,7 +94,7 @@ int cmdBench(const Args& args) {
   std::fprintf(stderr, "mechsim-cli: bench: this build has no benchmark programs\n");
   return 2;
 #endif
-  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform, contact, startup)\n", pos[0].c_str());
+  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform, contact, startup, study)\n", pos[0].c_str());
   return 2;
 }
 

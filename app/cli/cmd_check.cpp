@@ -67,6 +67,16 @@ int cmdCheck(const Args& args) {
   std::printf("\n");
   std::printf("  residual      %.3g\n", r.residual);
   std::printf("  singular      %s\n", r.singular ? "yes" : "no");
+  if (!spec.parameters.empty()) {
+    std::printf("  parameters    %d\n", static_cast<int>(spec.parameters.size()));
+    for (const ParameterSpec& p : spec.parameters) {
+      const char* unit = p.unit == "length" ? spec.units.length.c_str() : p.unit == "angle" ? spec.units.angle.c_str()
+                         : p.unit == "mass" ? "kg" : "";
+      std::printf("    %s = %.12g%s%s (%s)", p.name.c_str(), p.value, *unit ? " " : "", unit, p.unit.c_str());
+      if (!p.expression.empty()) std::printf(" = %s", p.expression.c_str());
+      std::printf("\n");
+    }
+  }
   if (!spec.deformables.empty()) {
     std::printf("  deformables   %d\n", static_cast<int>(spec.deformables.size()));
     for (const DeformableSpec& d : spec.deformables) {

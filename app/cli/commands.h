@@ -20,6 +20,7 @@ int cmdBench(const Args& args);
 int cmdInfo(const Args& args);
 int cmdSimulate(const Args& args);  // cmd_simulate.cpp: forward dynamics
 int cmdDeform(const Args& args);    // cmd_deform.cpp: kinematic run with deformable parts
+int cmdStudy(const Args& args);     // cmd_study.cpp: a parameter study on threads or a Dask cluster
 
 /// The one-line usage of a command ("mechsim-cli check FILE [--json]"), or nullptr for an unknown
 /// command. `COMMAND --help` prints it; the commands print it on a usage error.
@@ -52,6 +53,13 @@ int writeRun(const char* command, const std::string& out, const io::RunResult& r
 /// writeRun()s the result. Exit status 1 for a file error, 2 for a refused run.
 int runAndWrite(const char* command, const RunArgs& args, double tEnd, double dt, bool dtGiven,
                 const sim::Options& options, const std::function<io::RunResult(const sim::Model&)>& run);
+/// Runs `python3 ARGS...` (Debian's, or $MECHSIM_PYTHON) in place of this program with the
+/// Python package beside it on PYTHONPATH (the build tree's python/, an installed
+/// lib/python3*/dist-packages). Returns only when it cannot (exit status 2, said why).
+int execPythonPackage(const std::vector<std::string>& args);
+/// A file of the source tree (`sourcePath`, under MECHSIM_SOURCE_DIR) or of the installed
+/// share/mechsim/ (`installedPath`); "" when neither is there.
+std::string findDataFile(const std::string& sourcePath, const std::string& installedPath);
 /// Parses a finite number; prints `mechsim-cli: <what>: expected a number, got '<s>'` and returns false.
 bool parseNumber(const std::string& s, const std::string& what, double& out);
 

@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
     if (cmd == "info") return cmdInfo(args);
     if (cmd == "simulate") return cmdSimulate(args);
     if (cmd == "deform") return cmdDeform(args);
+    if (cmd == "study") return cmdStudy(args);
     std::fprintf(stderr, "mechsim-cli: unknown command '%s'\n", about.c_str());
     usage(stderr);
     return 2;
@@ -82,11 +83,12 @@ const char* commandUsage(const std::string& command) {
        "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
        "[--step-control none|line-search|subspace] [--modes 64..1024] [--backend auto|cpu|cuda] "
        "[--vtk DIR [--vtk-every N]] [--cache DIR|off]"},
-      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact|startup [--csv] [--quick] [--gpu] [--large[=98k|1m|strap]] [--modes[=12k|98k|1m]]   (--quick: deform "
+      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact|startup|study [--csv] [--quick] [--gpu] [--large[=98k|1m|strap]] [--modes[=12k|98k|1m]]   (--quick: deform "
                 "and contact only, a shorter run; --gpu: deform only, the CUDA backend against its CPU twin; --large: "
                 "deform only, the 98k- and 1M-tet cases alone, or one of them; =strap: the 123k-tet thin strap, "
                 "JGS2 with the selected inverse against the solves; --modes: deform only, JGS2's rest modes by block "
                 "Krylov-Schur against Spectra's Lanczos)"},
+      {"study", "mechsim-cli study FILE --out RESULTS.csv [--jobs N] [--resume | --force] [--scheduler tcp://HOST:PORT] [--quiet]"},
       {"info", "mechsim-cli info"},
   };
   for (const auto& [name, text] : table)

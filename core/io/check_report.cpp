@@ -30,6 +30,12 @@ std::string checkReportJson(const std::string& file, const MechanismSpec& spec, 
   j["redundant"] = r.redundant;
   j["residual"] = r.residual;
   j["singular"] = r.singular;
+  j["parameters"] = nlohmann::json::array();
+  for (const ParameterSpec& p : spec.parameters) {
+    nlohmann::json e{{"name", p.name}, {"value", p.value}, {"unit", p.unit}};
+    if (!p.expression.empty()) e["expression"] = p.expression;
+    j["parameters"].push_back(e);
+  }
   j["deformables"] = nlohmann::json::array();
   for (const DeformableSpec& d : spec.deformables) {
     nlohmann::json part{{"name", d.name},

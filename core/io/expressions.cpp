@@ -34,7 +34,7 @@ struct Evaluator {
   double scale = 1;
 };
 
-void setUp(Evaluator& e, const std::string& expression) {
+void setUp(Evaluator& e, const std::string& expression, const std::vector<ParameterSpec>* parameters) {
   mu::Parser& p = e.parser;
   const auto& funs = p.GetFunDef();
   if (!funs.count("atan2")) p.DefineFun("atan2", fnAtan2);
@@ -45,19 +45,22 @@ void setUp(Evaluator& e, const std::string& expression) {
   p.DefineFun("log", fnLog);
   p.DefineConst("pi", kPi);
   p.DefineVar("t", &e.t);
+  if (parameters)
+    for (const ParameterSpec& q : *parameters) p.DefineConst(q.name, q.value);
   p.SetExpr(expression);
 }
 
 }  // namespace
 
-std::function<double(double)> compileExpression(const std::string& expression, double scale) {
+std::function<double(double)> compileExpression(const std::string& expression, double scale,
+                                                const std::vector<ParameterSpec>* parameters) {
   auto e = std::make_shared<Evaluator>();
   e->scale = scale;
   bool blank = true;
   for (char c : expression) blank = blank && std::isspace(static_cast<unsigned char>(c));
   if (blank) throw ExpressionError("empty expression", -1);
   try {
-    setUp(*e, expression);
+    setUp(*e, expression, parameters);
     // muparser parses lazily; evaluating once at t = 0 surfaces syntax errors and unknown names
     // now. A domain problem (log(t) at 0) is not an error: it gives a non-finite value, which the
     // caller handles at run time.
@@ -90,7 +93,7 @@ std::string expressionErrorMessage(const std::string& expression, const Expressi
     why += " (at character " + std::to_string(e.position() + 1) + ")";
   if (why.find("Unexpected token") != std::string::npos || why.find("Unknown") != std::string::npos ||
       why.find("Unexpected function") != std::string::npos)
-    why += "; expressions may use the variable t, the constant pi and the functions "
+    why += "; expressions may use the variable t, the constant pi, the file's parameters and the functions "
            "sin cos tan asin acos atan atan2 sqrt exp log abs min max";
   return "invalid expression \"" + expression + "\": " + why;
 }
@@ -132,7 +135,7 @@ std::vector<std::function<double(double)>> driverFunctions(const MechanismSpec& 
     const double scale =
         coordinateIsAngle(joint->type, d.coordinate) ? spec.units.angleScale() : spec.units.lengthScale();
     try {
-      out.push_back(compileExpression(d.expression, scale));
+      out.push_back(compileExpression(d.expression, scale, &spec.parameters));
     } catch (const ExpressionError& e) {
       throw fail(".value", expressionErrorMessage(d.expression, e));
     }

@@ -3,6 +3,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/spec.h"
 
@@ -27,7 +28,10 @@ class ExpressionError : public std::runtime_error {
 /// reminder of the names an expression may use when muparser met an unknown one.
 std::string expressionErrorMessage(const std::string& expression, const ExpressionError& e);
 
-std::function<double(double)> compileExpression(const std::string& expression, double scale = 1.0);
+/// `parameters` (may be null): the file's parameters, constants of the expression by name in the
+/// file's units (core/io/parameters.h).
+std::function<double(double)> compileExpression(const std::string& expression, double scale = 1.0,
+                                                const std::vector<ParameterSpec>* parameters = nullptr);
 
 /// Whether coordinate `k` of a joint of type `t` is an angle (true) or a length (false):
 /// revolute 0 angle; prismatic 0 length; cylindrical 0 angle, 1 slide; spherical and universal

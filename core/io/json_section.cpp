@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/io/load.h"
+#include "core/io/parameters.h"
 #include "core/io/suggest.h"
 
 namespace mechsim::io {
@@ -80,6 +81,17 @@ const Value& JsonSection::req(const Value& obj, const std::string& path, const c
 // ---- scalars ----
 
 double JsonSection::number(const Value& v, const std::string& path) const {
+  // "=EXPR": a number computed from the file's parameters (core/io/parameters.h), kept for the writer.
+  if (v.kind == Kind::String && !v.string.empty() && v.string[0] == '=') {
+    double x = 0;
+    try {
+      x = evaluateParameterExpression(v.string.substr(1), spec_.parameters);
+    } catch (const std::invalid_argument& e) {
+      fail(v, path, e.what());
+    }
+    spec_.parameterFields[path] = v.string.substr(1);
+    return x;
+  }
   // "1.5" in quotes is a common slip; say so.
   if (v.kind == Kind::String && style_ == MessageStyle::Detailed)
     fail(v, path, "expected a number, got a string (write numbers without quotes)");

@@ -28,6 +28,7 @@
 #include "core/io/load_dynamics.h"
 #include "core/io/load_contact.h"
 #include "core/io/mesh.h"
+#include "core/io/parameters.h"
 #include "core/io/read_file.h"
 #include "core/tolerances.h"
 
@@ -139,8 +140,8 @@ const std::vector<std::string>& shapeKeys(ShapeType t) {
 
 class Reader : JsonSection {
  public:
-  Reader(MechanismSpec& spec, std::string fileName, std::string baseDir)
-      : JsonSection(spec, std::move(fileName)), baseDir_(std::move(baseDir)) {}
+  Reader(MechanismSpec& spec, std::string fileName, std::string baseDir, const ParameterOverrides* overrides)
+      : JsonSection(spec, std::move(fileName)), baseDir_(std::move(baseDir)), overrides_(overrides) {}
 
   void read(std::string_view text) {
     Value root;
@@ -155,6 +156,7 @@ class Reader : JsonSection {
 
  private:
   std::string baseDir_;
+  const ParameterOverrides* overrides_ = nullptr;  // a study run's parameter values
   std::map<std::string, std::shared_ptr<const MeshData>> meshCache_;  // absolute path → mesh
   double L_ = 1.0, A_ = 1.0;  // file length / angle unit in metres / radians
 
@@ -243,10 +245,15 @@ class Reader : JsonSection {
       fail(*ver, "mechsim", "unsupported format version " + std::to_string(version) + " (this program reads version 1)");
     spec_.version = version;
 
-    checkKeys(root, "", {"mechsim", "name", "units", "gravity", "bodies", "joints", "drivers", "handles",
-                         "dynamics", "deformables", "contact"},
+    checkKeys(root, "", {"mechsim", "name", "units", "parameters", "gravity", "bodies", "joints", "drivers",
+                         "handles", "dynamics", "deformables", "contact"},
               "the mechanism");
     if (const Value* u = opt(root, "", "units")) units(*u);
+    // Named numbers, before every field that may use them (core/io/parameters.h).
+    if (const Value* p = opt(root, "", "parameters")) readParametersSection(*p, spec_, file_, overrides_);
+    else if (overrides_ && !overrides_->empty())
+      throw LoadError(Diagnostic{file_, root.loc.line, root.loc.col,
+                                 "parameter \"" + overrides_->begin()->first + "\" is not in the file: it has no \"parameters\""});
     if (const Value* n = opt(root, "", "name")) spec_.name = string(*n, "name");
     if (const Value* g = opt(root, "", "gravity")) spec_.gravity = vec3(*g, "gravity", L_);
 
@@ -555,7 +562,7 @@ class Reader : JsonSection {
       fail(ev, child(path, "value"), "expected an expression string, got a number (write it in quotes, e.g. \"" + fmt(ev.number) + "\")");
     d.expression = string(ev, child(path, "value"));
     try {
-      compileExpression(d.expression);
+      compileExpression(d.expression, 1.0, &spec_.parameters);
     } catch (const ExpressionError& e) {
       fail(ev, child(path, "value"), expressionErrorMessage(d.expression, e));
     }
@@ -578,10 +585,19 @@ class Reader : JsonSection {
 
 }  // namespace
 
-MechanismSpec parseMechanism(std::string_view text, const std::string& fileName, const std::string& baseDir) {
+MechanismSpec parseMechanism(std::string_view text, const std::string& fileName, const std::string& baseDir,
+                             const ParameterOverrides* overrides) {
   MechanismSpec spec;
-  Reader(spec, fileName, baseDir).read(text);
+  Reader(spec, fileName, baseDir, overrides).read(text);
   return spec;
+}
+
+MechanismSpec readMechanismFile(const std::string& path, const ParameterOverrides& overrides) {
+  if (overrides.empty()) return readMechanismFile(path);
+  if (importFormatOf(path))
+    throw LoadError(Diagnostic{path, 0, 0, "parameters belong to the native format: this file has none to set"});
+  const FileText file = readMechanismText(path, kMaxFileBytes);
+  return parseMechanism(file.text, path, file.dir, &overrides);
 }
 
 MechanismSpec readMechanismFile(const std::string& path) {

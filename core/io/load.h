@@ -3,6 +3,7 @@
 // Every error is a Diagnostic printed as `FILE:LINE:COL: error: MESSAGE` (with the value path in
 // the message, e.g. "joints[3].axis: expected a non-zero 3-vector").
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -47,7 +48,13 @@ MechanismSpec readMechanismFile(const std::string& path);
 
 /// Parses native-format text. `fileName` names it in diagnostics; relative mesh paths are
 /// resolved against `baseDir`. Throws LoadError.
-MechanismSpec parseMechanism(std::string_view text, const std::string& fileName, const std::string& baseDir);
+MechanismSpec parseMechanism(std::string_view text, const std::string& fileName, const std::string& baseDir,
+                             const std::map<std::string, double>* parameterOverrides = nullptr);
+
+/// readMechanismFile with the "parameters" of a native file set to these values (the file's units;
+/// core/io/parameters.h): every field and expression that uses them follows. A name the file
+/// does not have is a LoadError.
+MechanismSpec readMechanismFile(const std::string& path, const std::map<std::string, double>& parameterOverrides);
 
 /// The drivers' expressions as functions of t returning SI values (muparser). Throws LoadError
 /// pointing at the offending expression.

@@ -128,7 +128,7 @@ class DynamicsReader : JsonSection {
       expectKind(*e, child(path, "effort"), Kind::String, "an expression of t");
       s.effort = e->string;
       try {
-        compileExpression(s.effort);
+        compileExpression(s.effort, 1.0, &spec_.parameters);
       } catch (const ExpressionError& err) {
         fail(*e, child(path, "effort"), expressionErrorMessage(s.effort, err));
       }
@@ -288,7 +288,7 @@ std::vector<std::function<double(double)>> motorEffortFunctions(const MechanismS
     const std::string& expression = spec.dynamics.motors[i].effort;
     if (expression.empty()) continue;
     try {
-      out[i] = compileExpression(expression);
+      out[i] = compileExpression(expression, 1.0, &spec.parameters);
     } catch (const ExpressionError& e) {
       const std::string path = "dynamics.motors[" + std::to_string(i) + "].effort";
       const SourceLoc loc = spec.locate(path);

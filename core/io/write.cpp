@@ -10,6 +10,7 @@
 #include "core/io/load_dynamics.h"
 #include "core/io/load_contact.h"
 #include "core/io/load_deformable.h"
+#include "core/io/parameters.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -208,6 +209,7 @@ std::string writeMechanism(const MechanismSpec& spec) {
   if (!spec.name.empty()) doc["name"] = spec.name;
   if (spec.units.length != "m" || spec.units.angle != "rad")
     doc["units"] = Json{{"length", spec.units.length}, {"angle", spec.units.angle}};
+  if (!spec.parameters.empty()) doc["parameters"] = parametersSectionJson(spec);
   if ((spec.gravity - Vec3(0, 0, -9.81)).cwiseAbs().maxCoeff() > kDefaultEps) doc["gravity"] = vec(spec.gravity, L);
   doc["bodies"] = Json::array();
   for (const BodySpec& b : spec.bodies) doc["bodies"].push_back(body(b, L));
@@ -235,6 +237,7 @@ std::string writeMechanism(const MechanismSpec& spec) {
   if (spec.dynamics.present || !dynamicsSectionJson(spec).empty()) doc["dynamics"] = dynamicsSectionJson(spec);
   if (spec.contact.present) doc["contact"] = contactSectionJson(spec);
   if (!spec.deformables.empty()) doc["deformables"] = deformablesSectionJson(spec);
+  restoreParameterFields(spec, doc);  // "=EXPR" where the file had it and the value is unchanged
   std::string out;
   emit(doc, out, 0, 0);
   out += '\n';

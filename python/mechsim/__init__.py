@@ -30,7 +30,7 @@ __all__ = [
     "load", "load_spec", "compile",
     "assemble", "drive", "follow", "advance", "drag", "end_drag", "set_dynamic", "step", "step_deformables",
     "reset_deformables", "analyse",
-    "kinematics", "simulate", "deform",
+    "kinematics", "simulate", "deform", "study", "StudyResult",
 ]
 
 __version__ = "0.1.0"
@@ -411,3 +411,7 @@ def deform(m, t_end, dt, *, method=None, step_control=None, modes=0, backend="au
     raw = _mechsim._deform(m._m, float(t_end), float(dt), method, step_control, int(modes), str(backend),
                            "" if vtk is None else str(vtk), int(vtk_every))
     return _finish(raw, check)
+
+
+# Parameter studies, on threads or a Dask cluster (docs/studies.md).
+from .study import study, StudyResult  # noqa: E402  (after FileError, which it raises)
