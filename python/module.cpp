@@ -573,7 +573,7 @@ PYBIND11_MODULE(_mechsim, mod) {
     return stage(pd, [&] { return sim::setDynamic(*pm.m, pd.d, on); });
   });
   mod.def("_step", [](const PyModel& pm, PyData& pd, double h) {
-    if (pm.m != pd.m) checkPair(pm, pd);
+    checkPair(pm, pd);
     if (!(h > 0) || !std::isfinite(h)) throw py::value_error("need h > 0");
     return stage(pd, [&] {
       if (!pd.d.dynamics && !sim::setDynamic(*pm.m, pd.d, true)) return false;

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 #include "core/io/load.h"
 #include "core/io/study.h"
@@ -158,7 +159,7 @@ StudyDialog::StudyDialog(const QString& studyFile, QWidget* parent) : QDialog(pa
   }
 }
 
-StudyDialog::~StudyDialog() { stopThreads(); }
+StudyDialog::~StudyDialog() { runner_.reset(); }  // stops and joins the runs before the table goes
 
 void StudyDialog::showSummary() {
   QStringList vars, outs;
@@ -195,26 +196,8 @@ void StudyDialog::start() {
     status_->setText(QString::fromStdString(e.what()));
     return;
   }
-  stop_ = false;
-  next_ = 0;
   const int jobs = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
-  alive_ = jobs;
-  for (int k = 0; k < jobs; ++k)
-    threads_.emplace_back([this] {
-      for (;;) {
-        const long i = next_++;
-        if (stop_ || i >= plan_->runs()) break;
-        if (table_->done(i)) continue;
-        const io::StudyRow row = plan_->run(i, [this] { return stop_.load(); });
-        if (!row.ok && row.error == "interrupted") break;  // not kept: Start runs it again
-        try {
-          table_->append(row);
-        } catch (const std::exception&) {
-          stop_ = true;
-        }
-      }
-      --alive_;
-    });
+  runner_ = std::make_unique<io::StudyRunner>(*plan_, *table_, jobs);
   startButton_->setEnabled(false);
   cancelButton_->setEnabled(true);
   status_->setText(tr("Running on %1 threads…").arg(jobs));
@@ -222,23 +205,18 @@ void StudyDialog::start() {
 }
 
 void StudyDialog::cancel() {
-  stop_ = true;
+  if (runner_) runner_->stop();
   status_->setText(tr("Cancelling: the runs under way stop…"));
-}
-
-void StudyDialog::stopThreads() {
-  stop_ = true;
-  for (std::thread& t : threads_)
-    if (t.joinable()) t.join();
-  threads_.clear();
 }
 
 void StudyDialog::poll() {
   const long done = table_ ? table_->doneCount() : 0;
   progress_->setValue(static_cast<int>(done));
-  if (alive_ > 0) return;
+  if (!runner_->finished()) return;
   timer_->stop();
-  stopThreads();
+  runner_->join();
+  const std::string writeError = runner_->error();
+  runner_.reset();
   const bool complete = done >= plan_->runs();
   if (complete) {
     try {
@@ -247,6 +225,8 @@ void StudyDialog::poll() {
       status_->setText(QString::fromStdString(e.what()));
     }
     status_->setText(tr("Complete: %1 runs in %2").arg(done).arg(resultsPath_));
+  } else if (!writeError.empty()) {
+    status_->setText(QString::fromStdString(writeError));
   } else {
     status_->setText(tr("Cancelled: %1 of %2 runs kept in the table; Start continues it").arg(done).arg(plan_->runs()));
   }

@@ -7,9 +7,7 @@
 #include <QDialog>
 #include <QString>
 
-#include <atomic>
 #include <memory>
-#include <thread>
 #include <vector>
 
 class QComboBox;
@@ -23,6 +21,7 @@ class QChartView;
 namespace mechsim::io {
 class StudyPlan;
 class StudyTable;
+class StudyRunner;
 }  // namespace mechsim::io
 
 namespace mechsim::ui {
@@ -42,7 +41,7 @@ class StudyDialog : public QDialog {
   /// Runs in the table / in the study.
   long doneRuns() const;
   long totalRuns() const;
-  bool running() const { return !threads_.empty(); }
+  bool running() const { return runner_ != nullptr; }
   /// Points in the scatter plot (the finished runs that succeeded).
   int plottedPoints() const { return plotted_; }
   /// Writes run `run`'s mechanism to a native file beside the table and returns its path ("" and
@@ -61,18 +60,14 @@ class StudyDialog : public QDialog {
 
  private:
   void poll();
-  void stopThreads();
   void loadTable();
   void replot();
   void showSummary();
 
   std::unique_ptr<io::StudyPlan> plan_;
   std::unique_ptr<io::StudyTable> table_;
+  std::unique_ptr<io::StudyRunner> runner_;  // while the study runs
   QString studyFile_, resultsPath_, error_;
-  std::vector<std::thread> threads_;
-  std::atomic<long> next_{0};
-  std::atomic<bool> stop_{false};
-  std::atomic<int> alive_{0};
   int plotted_ = 0;
   // The finished table: per row its cells (run, variables, outputs, status, error).
   std::vector<QStringList> rows_;

@@ -2,6 +2,7 @@
 // `--modes`): the benchmark programs.
 #include <unistd.h>
 
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -67,8 +68,10 @@ int cmdBench(const Args& args) {
   const bool csv = hasFlag(args, "--csv");
   if (pos[0] == "study") {
     // Studies run through the Python package (its Dask row needs it): python/bench/bench_study.py.
-    const std::string script = findDataFile("python/bench/bench_study.py", "python/bench_study.py");
-    if (script.empty()) {
+    // In the source tree or the installed share/mechsim/, as the examples (app/data_root.h).
+    const std::string root = app::dataRoot();
+    const std::string script = root + "/python/bench/bench_study.py";
+    if (root.empty() || !std::filesystem::exists(script)) {
       std::fprintf(stderr, "mechsim-cli: bench study: python/bench/bench_study.py not found\n");
       return 2;
     }

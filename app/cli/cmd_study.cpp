@@ -20,7 +20,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -84,21 +83,6 @@ int execPythonPackage(const std::vector<std::string>& args) {
   ::execv(python.c_str(), cargv.data());
   std::fprintf(stderr, "mechsim-cli: cannot run %s: %s\n", python.c_str(), std::strerror(errno));
   return 2;
-}
-
-std::string findDataFile(const std::string& sourcePath, const std::string& installedPath) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed = exe.parent_path().parent_path() / "share" / "mechsim" / installedPath;
-    if (fs::exists(installed, ec)) return installed.string();
-  }
-#ifdef MECHSIM_SOURCE_DIR
-  const fs::path source = fs::path(MECHSIM_SOURCE_DIR) / sourcePath;
-  if (fs::exists(source, ec)) return source.string();
-#endif
-  return {};
 }
 
 int cmdStudy(const Args& args) {
@@ -167,37 +151,8 @@ int cmdStudy(const Args& args) {
   ::sigaction(SIGINT, &sa, &oldInt);
   ::sigaction(SIGTERM, &sa, &oldTerm);
 
-  std::atomic<long> next{0}, failed{0};
-  std::atomic<bool> writeError{false};
-  std::string writeMessage;
-  std::mutex messageMutex;
-  const io::RunStop stop = [] { return gInterrupted.load(); };
-  std::atomic<int> alive{jobs};
-  auto worker = [&] {
-    struct Exit {
-      std::atomic<int>& n;
-      ~Exit() { --n; }
-    } exitCount{alive};
-    for (;;) {
-      if (gInterrupted || writeError) return;
-      const long i = next++;
-      if (i >= total) return;
-      if (table->done(i)) continue;
-      const io::StudyRow row = plan->run(i, stop);
-      if (!row.ok && row.error == "interrupted") return;  // not recorded: --resume runs it
-      if (!row.ok) ++failed;
-      try {
-        table->append(row);
-      } catch (const std::exception& e) {
-        std::lock_guard<std::mutex> lock(messageMutex);
-        writeMessage = e.what();
-        writeError = true;
-      }
-    }
-  };
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::thread> threads;
-  for (int k = 0; k < jobs; ++k) threads.emplace_back(worker);
+  io::StudyRunner runner(*plan, *table, jobs);
 
   // Progress, from this thread, until the workers are done.
   const bool tty = ::isatty(2);
@@ -222,18 +177,19 @@ int cmdStudy(const Args& args) {
       lastTime = t;
     }
   };
-  while (alive > 0) {
+  while (!runner.finished()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (gInterrupted) runner.stop();  // Ctrl-C: the runs under way stop, unrecorded
     report(false);
   }
-  for (auto& th : threads) th.join();
+  runner.join();
   report(true);
   ::sigaction(SIGINT, &oldInt, nullptr);
   ::sigaction(SIGTERM, &oldTerm, nullptr);
 
   const long done = table->doneCount();
-  if (writeError) {
-    std::fprintf(stderr, "mechsim-cli: study: %s\n", writeMessage.c_str());
+  if (!runner.error().empty()) {
+    std::fprintf(stderr, "mechsim-cli: study: %s\n", runner.error().c_str());
     return 2;
   }
   if (done < total) {
@@ -249,7 +205,7 @@ int cmdStudy(const Args& args) {
   }
   const double t = elapsed();
   std::printf("study: %ld runs (%ld failed) in %.3f s on %d threads, %.1f runs/s, table %s\n", total - before,
-              failed.load(), t, jobs, t > 0 ? (total - before) / t : 0.0, out.c_str());
+              runner.failed(), t, jobs, t > 0 ? (total - before) / t : 0.0, out.c_str());
   return 0;
 }
 

@@ -57,9 +57,6 @@ int runAndWrite(const char* command, const RunArgs& args, double tEnd, double dt
 /// Python package beside it on PYTHONPATH (the build tree's python/, an installed
 /// lib/python3*/dist-packages). Returns only when it cannot (exit status 2, said why).
 int execPythonPackage(const std::vector<std::string>& args);
-/// A file of the source tree (`sourcePath`, under MECHSIM_SOURCE_DIR) or of the installed
-/// share/mechsim/ (`installedPath`); "" when neither is there.
-std::string findDataFile(const std::string& sourcePath, const std::string& installedPath);
 /// Parses a finite number; prints `mechsim-cli: <what>: expected a number, got '<s>'` and returns false.
 bool parseNumber(const std::string& s, const std::string& what, double& out);
 

@@ -360,11 +360,10 @@ std::vector<std::string> StudyPlan::columns() const {
 
 std::vector<double> StudyPlan::values(long i) const {
   if (i < 0 || i >= runs_) throw std::out_of_range("run " + std::to_string(i) + " is not in the study");
-  const long draw = i % draws_;
+  // i = (grid index × lists + list index) × draws + draw; the draw is the generator's seed below.
   long rest = i / draws_;
   const long listIndex = rest % list_;
   rest /= list_;
-  (void)draw;
   std::uint64_t state = seed_ * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i) + 1;
   std::vector<double> out(variables_.size());
   // Grid axes: the last varies fastest.
@@ -610,6 +609,44 @@ void StudyTable::finish() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   writeFileAtomically(path_, text);
+}
+
+// ---- the runner ----
+
+StudyRunner::StudyRunner(const StudyPlan& plan, StudyTable& table, int jobs) : plan_(plan), table_(table) {
+  jobs = std::max(1, jobs);
+  alive_ = jobs;
+  for (int k = 0; k < jobs; ++k) threads_.emplace_back([this] { work(); });
+}
+
+StudyRunner::~StudyRunner() {
+  stop();
+  join();
+}
+
+void StudyRunner::join() {
+  for (std::thread& t : threads_)
+    if (t.joinable()) t.join();
+}
+
+void StudyRunner::work() {
+  const RunStop stop = [this] { return stop_.load(); };
+  for (;;) {
+    const long i = next_++;
+    if (stop_ || i >= plan_.runs()) break;
+    if (table_.done(i)) continue;
+    const StudyRow row = plan_.run(i, stop);
+    if (!row.ok && row.error == "interrupted") break;  // not recorded: a resumed study runs it
+    if (!row.ok) ++failed_;
+    try {
+      table_.append(row);
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(errorMutex_);
+      error_ = e.what();
+      stop_ = true;
+    }
+  }
+  --alive_;
 }
 
 }  // namespace mechsim::io

@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/io/runs.h"
@@ -128,6 +130,38 @@ class StudyTable {
   long doneCount_ = 0;
   int fd_ = -1;
   mutable std::mutex mutex_;
+};
+
+/// The runs of `plan` not yet in `table`, on `jobs` threads (started by the constructor), each
+/// appended as it finishes: the runner of `mechsim-cli study` and of File → Run Study…. stop()
+/// asks the threads to end: the runs under way are interrupted and not recorded (a resumed study
+/// runs them). A table write that fails stops every thread; error() says why.
+class StudyRunner {
+ public:
+  StudyRunner(const StudyPlan& plan, StudyTable& table, int jobs);
+  ~StudyRunner();  // stop() and join()
+  StudyRunner(const StudyRunner&) = delete;
+  StudyRunner& operator=(const StudyRunner&) = delete;
+
+  void stop() { stop_ = true; }
+  /// Every thread has ended (all runs done, stopped, or a write failed).
+  bool finished() const { return alive_ == 0; }
+  void join();
+  /// Runs that failed (recorded with status "failed") since the start.
+  long failed() const { return failed_; }
+  /// Why a table write failed ("" when none did); read after join().
+  const std::string& error() const { return error_; }
+
+ private:
+  void work();
+  const StudyPlan& plan_;
+  StudyTable& table_;
+  std::vector<std::thread> threads_;
+  std::atomic<long> next_{0}, failed_{0};
+  std::atomic<bool> stop_{false};
+  std::atomic<int> alive_{0};
+  std::string error_;
+  std::mutex errorMutex_;
 };
 
 /// A row as the table writes it (numbers with 17 significant digits; a failed run's `outputs`
