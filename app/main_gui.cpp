@@ -1,4 +1,4 @@
-// app/main_gui.cpp — `mechsim [FILE] [--screenshot OUT.png] [--size WxH] [--benchmark-drag]`: the GUI
+// app/main_gui.cpp — `mechsim [FILE] [--screenshot OUT.png] [--size WxH] [--benchmark-drag] [--benchmark-edit]`: the GUI
 // (FORMAT.md §2).
 //
 // --benchmark-drag shows the window, grabs the file's first handle (or, without handles, the
@@ -9,6 +9,7 @@
 // frame → scene → paint), and prints, as its last two lines, `fps N` (new solver frames painted
 // per second) and `solve_ms_per_frame M` (mean wall time of the DragSolver's update per frame;
 // 0 for a deformable part's drag, whose time is the part's implicit-Euler step).
+// --benchmark-edit times edits from the request to the re-solved frame on screen (app/benchmark_edit.h).
 //
 // Without FILE it opens the default mechanism, mechanisms/fourbar.json of the source tree (or
 // next to the executable when installed). With --screenshot it shows the window, waits for the
@@ -23,7 +24,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/benchmark_edit.h"
+
 #include <QApplication>
+
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
@@ -182,6 +186,8 @@ struct Options {
   QCommandLineOption size{"size", "Size of the 3-D view (and of the screenshot), e.g. 1280x800.", "WxH", "1024x720"};
   QCommandLineOption benchmarkDrag{"benchmark-drag",
                                    "Drag the first handle (else a deformable part, else the last body) for a few seconds; print fps and solve time."};
+  QCommandLineOption benchmarkEdit{"benchmark-edit",
+                                   "Edit the first body's mass, the first joint's point and the first parameter 20 times each; print the time to the re-solved frame on screen."};
   void addTo(QCommandLineParser& parser) {
     parser.setApplicationDescription("mechsim — mechanism simulator (GUI).");
     parser.addHelpOption();
@@ -190,6 +196,7 @@ struct Options {
     parser.addOption(screenshot);
     parser.addOption(size);
     parser.addOption(benchmarkDrag);
+    parser.addOption(benchmarkEdit);
   }
 };
 
@@ -264,6 +271,12 @@ int main(int argc, char** argv) {
     if (file.isEmpty() || !window.openFile(file)) return 1;
     window.show();
     return benchmarkDrag(window, 4.0);
+  }
+  if (parser.isSet(opt.benchmarkEdit)) {
+    window.setErrorHandler([](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
+    if (file.isEmpty() || !window.openFile(file)) return 1;
+    window.show();
+    return mechsim::ui::benchmarkEdit(window, 20);
   }
   if (!shot) {
     // Interactive: the window first, so that a load error's message box has a parent to sit on.

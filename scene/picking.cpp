@@ -117,12 +117,32 @@ std::optional<Eigen::Vector2d> projectToPixel(const Camera& camera, const Vector
   return Eigen::Vector2d((x + 1) * w / 2, (1 - y) * h / 2);
 }
 
-std::optional<PickHit> pick(const Scene& scene, const Ray& ray) {
+namespace {
+/// The outward normal of a unit primitive at its surface point p (its own frame).
+Vector3d unitNormal(Primitive primitive, const Vector3d& p) {
+  switch (primitive) {
+    case Primitive::Sphere: return p.normalized();
+    case Primitive::Cylinder:
+      // The cap when the point is on it (|z| = ½ to rounding), else the side.
+      if (std::abs(std::abs(p.z()) - 0.5) < 1e-9 || p.x() * p.x() + p.y() * p.y() < 1 - 1e-9)
+        return Vector3d(0, 0, p.z() > 0 ? 1 : -1);
+      return Vector3d(p.x(), p.y(), 0).normalized();
+    default: {  // box (and a mesh's box): the face whose coordinate is furthest out
+      int k = 0;
+      p.cwiseAbs().maxCoeff(&k);
+      return Vector3d::Unit(k) * (p[k] > 0 ? 1 : -1);
+    }
+  }
+}
+}  // namespace
+
+std::optional<PickHit> pick(const Scene& scene, const Ray& ray, int ignoreBody) {
   std::optional<PickHit> bestHandle, bestBody;
   for (int i = 0; i < static_cast<int>(scene.items.size()); ++i) {
     const DrawItem& it = scene.items[i];
     if (it.role != ItemRole::BodyShape && it.role != ItemRole::HandleMarker && it.role != ItemRole::DeformableSurface)
       continue;
+    if (ignoreBody >= 0 && it.body == ignoreBody && it.role != ItemRole::DeformableSurface) continue;
     // The ray in the primitive's own frame: x_local = A⁻¹ (x − t). Affine maps keep the ray's
     // parameter, so s found there is the world distance along the (unit) world direction.
     const Eigen::Matrix4d T = it.transform.cast<double>();
@@ -132,6 +152,7 @@ std::optional<PickHit> pick(const Scene& scene, const Ray& ray) {
     const Vector3d o = Ai * (ray.origin - T.block<3, 1>(0, 3)), d = Ai * ray.direction;
     double s = kInf;
     int corner = -1;
+    Vector3d localNormal = Vector3d::UnitZ();
     if (it.role == ItemRole::DeformableSurface) {
       if (it.mesh) s = hitTriangles(*it.mesh, o, d, corner);
     } else {
@@ -145,12 +166,15 @@ std::optional<PickHit> pick(const Scene& scene, const Ray& ray) {
           // The mesh's box mapped onto the unit cube.
           const Vector3d c = b.center().cast<double>(), e = b.sizes().cast<double>().cwiseMax(1e-12);
           s = hitUnitBox((o - c).cwiseQuotient(e), d.cwiseQuotient(e));
+          if (std::isfinite(s)) localNormal = unitNormal(Primitive::Box, (o + s * d - c).cwiseQuotient(e)).cwiseQuotient(e);
           break;
         }
         case Primitive::Cone: break;
       }
     }
     if (!std::isfinite(s)) continue;
+    if (it.role != ItemRole::DeformableSurface && it.primitive != Primitive::Mesh)
+      localNormal = unitNormal(it.primitive, o + s * d);
     PickHit hit;
     hit.item = i;
     hit.role = it.role;
@@ -159,6 +183,10 @@ std::optional<PickHit> pick(const Scene& scene, const Ray& ray) {
     if (it.role == ItemRole::DeformableSurface) hit.deformable = it.deformable, hit.vertex = corner;
     hit.distance = s;
     hit.point = ray.at(s);
+    // Normals map by the inverse transpose (the item's scales are not uniform); a deformable
+    // surface's normal is the view direction's opposite (its triangle is not kept).
+    const Vector3d n = it.role == ItemRole::DeformableSurface ? Vector3d(-ray.direction) : Vector3d(Ai.transpose() * localNormal);
+    if (n.norm() > 1e-300) hit.normal = n.normalized();
     auto& best = it.role == ItemRole::HandleMarker ? bestHandle : bestBody;
     if (!best || s < best->distance) best = hit;
   }

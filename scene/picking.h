@@ -39,6 +39,7 @@ struct PickHit {
   int vertex = -1;      // … and its surface vertex nearest the point hit (of the triangle hit)
   double distance = 0;           // along the ray [m]
   Eigen::Vector3d point = Eigen::Vector3d::Zero();  // world point hit
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ(); // unit outward normal of the surface there (world)
 };
 
 /// The item under a ray: handle markers first (they are small and drawn through bodies), then
@@ -46,8 +47,11 @@ struct PickHit {
 /// own frame (the item's affine transform maps the ray there and keeps its parameter s): box by
 /// slabs, sphere and cylinder by their quadrics; body meshes by their bounding box; deformable
 /// surfaces triangle by triangle (Möller–Trumbore), the hit naming the triangle's corner nearest
-/// the point. Joint glyphs and world axes are not picked. nullopt when nothing is hit.
-std::optional<PickHit> pick(const Scene& scene, const Ray& ray);
+/// the point. Joint glyphs and world axes are not picked. nullopt when nothing is hit. The hit's
+/// normal is the primitive's exact surface normal (a mesh's: its bounding box face's), mapped to
+/// the world by the inverse transpose of the item's transform. Items of body `ignoreBody` are not
+/// hit (the second pick of a joint looks through the first body).
+std::optional<PickHit> pick(const Scene& scene, const Ray& ray, int ignoreBody = -1);
 
 /// Where the cursor ray meets the plane through `anchor` with normal `normal` (the plane facing
 /// the camera when normal = Camera::backward()). nullopt when the ray is parallel to it or the

@@ -319,6 +319,7 @@ Eigen::Vector4f highlightColor(const Eigen::Vector4f& c) {
 }
 
 const Eigen::Vector4f kViolatedJointColor(1.0f, 0.12f, 0.10f, 1.0f);
+const Eigen::Vector4f kSelectedGlyphColor(0.20f, 0.90f, 1.00f, 1.0f);  // cyan: apart from the gold joints and the pink handles
 
 Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOptions& opt, const SceneOverlay* overlay) {
   Scene scene;
@@ -386,6 +387,8 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
       // A joint whose equations are not met is drawn in red.
       if (overlay && j < static_cast<int>(overlay->jointViolated.size()) && overlay->jointViolated[j])
         for (size_t k = first; k < scene.items.size(); ++k) scene.items[k].color = kViolatedJointColor;
+      else if (overlay && j == overlay->selectedJoint)
+        for (size_t k = first; k < scene.items.size(); ++k) scene.items[k].color = kSelectedGlyphColor;
     }
   }
   if (opt.handles) {
@@ -395,7 +398,7 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
       it.primitive = Primitive::Sphere;
       it.body = m.handles[h].body;
       it.handle = h;
-      it.color = kHandleColor;
+      it.color = overlay && h == overlay->selectedHandle ? kSelectedGlyphColor : kHandleColor;
       // Sized like the glyphs of its body's joints.
       double r = 0.6 * scene.glyphSize;
       if (bodySize(it.body) > 0) r = std::max(std::min(r, 0.1 * bodySize(it.body)), 0.15 * scene.glyphSize);

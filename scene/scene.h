@@ -60,6 +60,8 @@ struct Scene;
 /// joints whose equations are not met, the dragged point and its target.
 struct SceneOverlay {
   int selectedBody = -1;                    // drawn highlighted
+  int selectedJoint = -1;                   // its glyph drawn highlighted
+  int selectedHandle = -1;                  // its marker drawn highlighted
   std::vector<Eigen::Vector3d> trail;       // past positions of the chosen point, oldest first
   std::vector<char> jointViolated;          // (joints) 1: the joint's residual is above tolerance
   bool dragging = false;
@@ -80,6 +82,8 @@ struct SceneOverlay {
 Eigen::Vector4f highlightColor(const Eigen::Vector4f& c);
 /// Colour of a joint glyph whose equations are violated.
 extern const Eigen::Vector4f kViolatedJointColor;
+/// Colour of the selected joint's glyph and the selected handle's marker.
+extern const Eigen::Vector4f kSelectedGlyphColor;
 
 struct Scene {
   std::vector<DrawItem> items;

@@ -39,12 +39,14 @@
 #include "core/deform/solver.h"
 #include "core/io/load.h"
 #include "core/io/read_cancel.h"
+#include "core/io/read_file.h"
 #include "core/io/write.h"
 #include "ui/deformable_export.h"
 #include "core/io/engine.h"
 #include "core/sim/part_surface.h"
 #include "ui/pose_spec.h"
 #include "ui/dof_panel.h"
+#include "ui/parameter_panel.h"
 #include "ui/drag_handler.h"
 #include "ui/dynamic_mode.h"
 #include "ui/plot_dock.h"
@@ -174,6 +176,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(&ackTimer_, &QTimer::timeout, this, &MainWindow::acknowledgeFrame);
   connect(viewport_, &Viewport::framePainted, this, &MainWindow::acknowledgeFrame);
   connect(&panelTimer_, &QTimer::timeout, this, &MainWindow::showPanels);
+  buildEditDocks();
   restoreSettings();
   updateTitleAndStatus();
 }
@@ -349,6 +352,7 @@ void MainWindow::buildMenus() {
   QMenu* mech = menuBar()->addMenu(tr("&Mechanism"));
   QAction* report = mech->addAction(tr("&Report…"), this, &MainWindow::showReport);
   report->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+  buildEditMenus(file, edit, mech);
 
   // Help
   QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -449,6 +453,7 @@ bool MainWindow::openFile(const QString& path) {
     std::shared_ptr<const Model> model;
     std::shared_ptr<const MechanismSpec> spec;
     std::vector<std::shared_ptr<const MeshData>> surfaces;  // the deformable parts at rest
+    io::FileComments comments;  // a native file's, for Save
     QString error;
   };
   const auto load = std::make_shared<Load>();
@@ -459,6 +464,7 @@ bool MainWindow::openFile(const QString& path) {
       load->model = std::make_shared<const Model>(io::compileSpec(*s));
       load->surfaces = sim::restSurfaces(*s);
       load->spec = std::move(s);
+      if (QFileInfo(path).suffix().toLower() == "json") load->comments = io::readComments(io::readMechanismText(path.toStdString(), std::uintmax_t(1) << 30).text);
     } catch (const io::LoadError& e) {
       load->error = QString::fromStdString(e.what());
     } catch (const std::exception& e) {
@@ -494,6 +500,7 @@ bool MainWindow::openFile(const QString& path) {
   std::shared_ptr<const MechanismSpec> spec = std::move(load->spec);
   lastError_.clear();
   currentFile_ = QFileInfo(path).absoluteFilePath();
+  comments_ = std::move(load->comments);
   addRecent(currentFile_);
   fileSolvers_.clear();
   for (const DeformableSpec& d : spec->deformables) fileSolvers_.push_back(d.solver);
@@ -546,7 +553,14 @@ bool MainWindow::showMechanism(std::shared_ptr<const Model> model, std::shared_p
   lastSingular_ = false;
   undo_->clear();
   gridCache_ = Scene{};
-  selectedBody_ = -1;
+  selectedBody_ = selectedJoint_ = selectedHandle_ = -1;
+  selection_.reset();
+  cancelTool();
+  inspector_->showItem(spec_.get(), std::nullopt);
+  parameters_->setParameters(spec_.get());
+  pendingEdit_ = PendingEdit{};
+  gestureBefore_.reset();
+  setWindowModified(false);
   trailPoint_.reset();
   trail_.clear();
   dragging_ = false;
@@ -615,12 +629,18 @@ bool MainWindow::saveAs(const QString& path) {
   try {
     // At the pose reached (sliders, drags), not as loaded (ui/pose_spec.h).
     const bool posed = model_ && frame_.poses.size() == model_->bodies.size() && frame_.coords.size() == model_->nCoords;
-    io::writeMechanismFile(posed ? specAtPose(*spec_, *model_, frame_.poses, frame_.coords) : *spec_, path.toStdString());
+    // With the file's comments where they stood (core/io/comments.h) and its parameters.
+    io::writeMechanismFile(posed ? specAtPose(*spec_, *model_, frame_.poses, frame_.coords) : *spec_, path.toStdString(),
+                           comments_);
   } catch (const std::exception& e) {
     lastError_ = QStringLiteral("%1: error: %2").arg(path, QString::fromStdString(e.what()));
     return false;
   }
   lastError_.clear();
+  // The saved file is the document from now on (Save writes it again).
+  currentFile_ = QFileInfo(path).absoluteFilePath();
+  setWindowModified(false);
+  updateTitleAndStatus();
   statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
   return true;
 }
@@ -906,7 +926,11 @@ void MainWindow::onGrab(const PickHit& hit, const Eigen::Vector3d& anchor) {
     const Pose& pose = frame_.poses[p.body];
     p.local = pose.orientation.conjugate() * (anchor - pose.position);
   }
-  selectedBody_ = p.body;
+  // What was clicked is selected (tree, inspector, highlight).
+  if (hit.role == ItemRole::HandleMarker && hit.handle >= 0)
+    select(SpecItem{SpecKind::Handle, model_->handles[hit.handle].name});
+  else if (p.body >= 0)
+    select(SpecItem{SpecKind::Body, model_->bodies[p.body].name});
   if (p.body < 0 || model_->bodies[p.body].fixed) {
     rebuildScene(false);
     return;
@@ -940,6 +964,8 @@ void MainWindow::rebuildScene(bool fit) {
   if (!model_) return;
   SceneOverlay overlay;
   overlay.selectedBody = selectedBody_;
+  overlay.selectedJoint = selectedJoint_;
+  overlay.selectedHandle = selectedHandle_;
   overlay.trail.assign(trail_.begin(), trail_.end());
   overlay.dragging = frame_.dragging;
   overlay.dragPoint = frame_.dragPoint;
@@ -1032,25 +1058,35 @@ void MainWindow::fillTree() {
     g->setFont(0, f);
     return g;
   };
+  // Each item knows what it names (the selection: ui/main_window_edit.cpp).
+  auto tag = [](QTreeWidgetItem* it, SpecKind kind, const std::string& name) {
+    it->setData(0, Qt::UserRole, static_cast<int>(kind));
+    it->setData(0, Qt::UserRole + 1, qs(name));
+  };
   QTreeWidgetItem* bodies = group(tr("Bodies"), static_cast<int>(m.bodies.size()));
   for (const Body& b : m.bodies)
-    new QTreeWidgetItem(bodies, {qs(b.name), b.fixed ? tr("fixed") : tr("moving, %1 kg").arg(b.mass, 0, 'g', 4)});
+    tag(new QTreeWidgetItem(bodies, {qs(b.name), b.fixed ? tr("fixed") : tr("moving, %1 kg").arg(b.mass, 0, 'g', 4)}),
+        SpecKind::Body, b.name);
   QTreeWidgetItem* joints = group(tr("Joints"), static_cast<int>(m.joints.size()));
   for (const Joint& j : m.joints)
-    new QTreeWidgetItem(joints, {qs(j.name), QStringLiteral("%1: %2 → %3")
-                                                 .arg(QString::fromLatin1(toString(j.type)), bodyName(m, j.body1),
-                                                      bodyName(m, j.body2))});
+    tag(new QTreeWidgetItem(joints, {qs(j.name), QStringLiteral("%1: %2 → %3")
+                                                     .arg(QString::fromLatin1(toString(j.type)), bodyName(m, j.body1),
+                                                          bodyName(m, j.body2))}),
+        SpecKind::Joint, j.name);
   QTreeWidgetItem* drivers = group(tr("Drivers"), static_cast<int>(m.drivers.size()));
   for (const Driver& d : m.drivers) {
     const QString joint = d.joint >= 0 && d.joint < static_cast<int>(m.joints.size()) ? qs(m.joints[d.joint].name) : "?";
-    new QTreeWidgetItem(drivers, {qs(d.name), QStringLiteral("%1 = %2").arg(joint, qs(d.expression))});
+    tag(new QTreeWidgetItem(drivers, {qs(d.name), QStringLiteral("%1 = %2").arg(joint, qs(d.expression))}), SpecKind::Driver,
+        d.name);
   }
   QTreeWidgetItem* handles = group(tr("Handles"), static_cast<int>(m.handles.size()));
-  for (const Handle& h : m.handles) new QTreeWidgetItem(handles, {qs(h.name), tr("on %1").arg(bodyName(m, h.body))});
+  for (const Handle& h : m.handles)
+    tag(new QTreeWidgetItem(handles, {qs(h.name), tr("on %1").arg(bodyName(m, h.body))}), SpecKind::Handle, h.name);
   if (spec_ && !spec_->deformables.empty()) {
     QTreeWidgetItem* parts = group(tr("Deformables"), static_cast<int>(spec_->deformables.size()));
     for (const DeformableSpec& d : spec_->deformables) {
       auto* it = new QTreeWidgetItem(parts, {qs(d.name), tr("%1 tets, %2").arg(d.tets.size()).arg(qs(d.solver.empty() ? "newton" : d.solver))});
+      tag(it, SpecKind::Deformable, d.name);
       it->setToolTip(1, tr("%1 tets, %2, E = %3 Pa, ν = %4, %5 kg/m³, solver %6")
                             .arg(d.tets.size())
                             .arg(qs(d.material))
@@ -1064,6 +1100,7 @@ void MainWindow::fillTree() {
 
 void MainWindow::updateTitleAndStatus() {
   saveAsAction_->setEnabled(spec_ != nullptr);
+  if (saveAction_) saveAction_->setEnabled(spec_ != nullptr);
   if (!model_) {
     setWindowTitle(QStringLiteral("mechsim"));
     countsLabel_->setText(tr("No mechanism"));
@@ -1074,7 +1111,8 @@ void MainWindow::updateTitleAndStatus() {
   }
   const Model& m = *model_;
   const QString name = m.name.empty() ? QFileInfo(currentFile_).completeBaseName() : qs(m.name);
-  setWindowTitle(QStringLiteral("%1 — %2 — mechsim").arg(name, QFileInfo(currentFile_).fileName()));
+  const QString fileName = currentFile_.isEmpty() ? tr("not saved") : QFileInfo(currentFile_).fileName();
+  setWindowTitle(QStringLiteral("%1 — %2[*] — mechsim").arg(name, fileName));
   setWindowFilePath(currentFile_);
   countsLabel_->setText(QStringLiteral("%1 (%2 moving) · %3 · %4 · %5")
                             .arg(counted(m.bodies.size(), "body", "bodies"))

@@ -26,10 +26,14 @@
 #include <QStringList>
 #include <QTimer>
 
+#include "core/io/comments.h"
 #include "core/model.h"
 #include "core/spec.h"
+#include "core/spec_edit.h"
+#include "core/spec_path.h"
 #include "ui/export_dialog.h"
 #include "ui/history.h"
+#include "ui/inspector.h"
 #include "scene/picking.h"
 #include "ui/report_dialog.h"
 #include "scene/scene.h"
@@ -48,6 +52,8 @@ namespace mechsim::ui {
 
 class DofPanel;
 class DragHandler;
+class ParameterPanel;
+class PickTool;
 class PlotPanel;
 class Timeline;
 class Viewport;
@@ -129,6 +135,52 @@ class MainWindow : public QMainWindow {
   /// Writes the loaded spec in the native format (atomically). False on failure (lastError()).
   bool saveAs(const QString& path);
 
+  // ---- editing (ui/main_window_edit.cpp) ----
+  // An edit makes a new spec from the one shown (a field set by path, a parameter moved, an item
+  // added or removed), compiles it here (errors: at once, nothing changes) and hands it to the
+  // controller, which assembles it from the pose reached; the window takes the new mechanism
+  // when the controller accepts it (editDone) and shows the reason where the edit came from when
+  // it refuses. Accepted edits are undoable (one command per field entry or slider gesture) and
+  // mark the window modified until saved.
+
+  Inspector* inspector() const { return inspector_; }
+  ParameterPanel* parameterPanel() const { return parameters_; }
+  /// Selects an item in the tree, the view (highlighted) and the inspector (nullopt: nothing).
+  void select(const std::optional<SpecItem>& item);
+  const std::optional<SpecItem>& selection() const { return selection_; }
+  /// Sets the value at `path` of the spec shown (what the inspector asks). False: refused at once
+  /// (the path's or the compiler's reason in lastEditMessage(); nothing changed); true: on its way
+  /// to the controller (editFinished says how it ended).
+  bool editValue(const QString& path, const SpecValue& value, const QString& label = QString());
+  /// Moves parameter `name` to `value` (file units): the spec read again with it
+  /// (io::specWithParameters). `final`: the end of a gesture (one undo command per gesture).
+  bool setParameter(const QString& name, double value, bool final = true);
+  /// File → New: an empty mechanism (a fixed ground body) to build on.
+  void newMechanism();
+  /// Mechanism → Add Body: a body of `type` at the view's centre, selected; returns its name ("" on failure).
+  QString addBody(ShapeType type);
+  /// Mechanism → Add Body → From Mesh File…: a body with the mesh of `path`.
+  QString addMeshBody(const QString& path);
+  /// Mechanism → Add Joint: two clicks in the view — the first body (empty space: the ground),
+  /// then the second body where the joint goes; the face clicked gives the axis (its normal,
+  /// snapped to a world axis within 5°). Esc cancels.
+  void beginJointTool(JointType type);
+  /// Mechanism → Add Handle: one click on a body.
+  void beginHandleTool();
+  void cancelTool();
+  bool toolActive() const { return tool_.kind != Tool::None; }
+  /// Mechanism → Add Driver: drives the selected joint (one turn per second for a turning joint,
+  /// held at 0 for a sliding one); the expression is then edited in the inspector.
+  bool addDriverToSelection();
+  /// Edit → Delete: the selected item, and what hangs on it (a body's joints, handles, …).
+  bool deleteSelection();
+  /// File → Save: the file shown when it is a native file, else Save As. False on failure or cancel.
+  bool save();
+  /// Edits sent and not yet answered by the controller (tests wait for 0).
+  bool editPending() const { return pendingEdit_.id != 0; }
+  /// The last edit's outcome in words ("" when accepted without remark).
+  const QString& lastEditMessage() const { return lastEditMessage_; }
+
   /// A frame's residual above this shows as a red status and red joint glyphs: far above the
   /// position analysis's tolerance (1e-10), so it means a constraint is really not met.
   static constexpr double kResidualShown = 1e-6;
@@ -150,6 +202,8 @@ class MainWindow : public QMainWindow {
   void frameShown(quint64 serial);
   /// The controller's DOF analysis of the current model arrived.
   void modelInfoShown();
+  /// An edit was answered: accepted (the mechanism shown is the edited one) or refused (why).
+  void editFinished(bool accepted, const QString& message);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -183,6 +237,27 @@ class MainWindow : public QMainWindow {
   void pushStateCommand(const QString& text, const ControllerState& before, int mergeId);
   void saveSettings();
   void restoreSettings();
+
+  // Editing (ui/main_window_edit.cpp).
+  /// Where an edit came from: where a refusal is shown, what the undo command says.
+  struct EditOrigin {
+    QString text;                       // the undo command's text ("Set B point")
+    QString field;                      // an inspector field's path
+    std::string parameter;              // a parameter's name
+    bool final = true;                  // ends a gesture: the undo command is pushed
+    bool undoing = false;               // an undo / redo: no new command
+    std::optional<SpecItem> selectAfter;  // selected once accepted (a new item; a renamed one)
+  };
+  bool requestSpec(std::shared_ptr<const MechanismSpec> spec, EditOrigin origin);
+  void onEditDone(const EditResult& result);
+  void refused(const EditOrigin& origin, const QString& message);
+  /// The spec at the pose shown (what a tool that clicks in the view builds on: ui/pose_spec.h).
+  MechanismSpec specHere() const;
+  void onPicked(const std::optional<PickHit>& hit);
+  void buildEditMenus(QMenu* file, QMenu* edit, QMenu* mech);
+  void buildEditDocks();
+  void onTreeSelection();
+  void showSelection();
 
   Viewport* viewport_ = nullptr;
   QTreeWidget* tree_ = nullptr;
@@ -248,7 +323,28 @@ class MainWindow : public QMainWindow {
   int fpsFrames_ = 0;
   double fps_ = 0;
   QString currentFile_;
+  io::FileComments comments_;            // the file's comments, put back by Save (core/io/comments.h)
   QString lastError_;
+  // Editing.
+  Inspector* inspector_ = nullptr;
+  ParameterPanel* parameters_ = nullptr;
+  PickTool* pickTool_ = nullptr;
+  std::optional<SpecItem> selection_;
+  int selectedJoint_ = -1, selectedHandle_ = -1;
+  struct Tool {
+    enum Kind { None, Joint, Handle } kind = None;
+    JointType type = JointType::Revolute;
+    int step = 0;
+    std::string body1;
+  } tool_;
+  struct PendingEdit {
+    quint64 id = 0;
+    EditOrigin origin;
+  } pendingEdit_;
+  quint64 nextEditId_ = 1;
+  std::shared_ptr<const MechanismSpec> gestureBefore_;  // the spec before the edit gesture in progress
+  QString lastEditMessage_;
+  QAction* saveAction_ = nullptr;
   ErrorHandler errorHandler_;
 };
 

@@ -41,6 +41,7 @@ SimulationController::SimulationController(QObject* parent)
     : QObject(parent), cacheDir_(io::defaultJgs2CacheDir()) {
   qRegisterMetaType<mechsim::ui::Frame>("mechsim::ui::Frame");
   qRegisterMetaType<mechsim::ui::ModelInfo>("mechsim::ui::ModelInfo");
+  qRegisterMetaType<mechsim::ui::EditResult>("mechsim::ui::EditResult");
 }
 
 SimulationController::~SimulationController() = default;
@@ -92,6 +93,151 @@ void SimulationController::setModel(std::shared_ptr<const mechsim::Model> model,
   }
   pendingDof_.assign(sim_->dofs.size(), std::nullopt);
   initial_ = sim::state(*sim_, *data_);
+  emit modelInfoReady(info);
+  publish(true, true);
+}
+
+std::string assemblyFailure(const Model& m, const Data& d) {
+  // The position analysis's own tolerance is 1e-10; what the GUI shows as not met is kResidualShown.
+  constexpr double kMet = 1e-6;
+  double worst = 0;
+  int joint = -1;
+  for (std::size_t j = 0; j < m.joints.size(); ++j) {  // the joints' rows of Φ come first, in joint order
+    const Joint& jt = m.joints[j];
+    for (int r = jt.firstEquation; r < jt.firstEquation + jt.nEquations && r < d.phi.size(); ++r)
+      if (std::abs(d.phi[r]) > worst) worst = std::abs(d.phi[r]), joint = static_cast<int>(j);
+  }
+  const double all = d.phi.size() ? d.phi.cwiseAbs().maxCoeff() : 0.0;
+  if (std::isfinite(all) && all <= kMet && d.stats.converged) return {};
+  char buf[160];
+  if (!std::isfinite(all))
+    return "the position analysis diverged";
+  if (joint >= 0 && worst >= all)
+    std::snprintf(buf, sizeof buf, "joint \"%s\" stays %.3g apart (the residual stalls at %.3g)", m.joints[joint].name.c_str(),
+                  worst, all);
+  else
+    std::snprintf(buf, sizeof buf, "the drivers' equations stay unmet (the residual stalls at %.3g)", all);
+  return buf;
+}
+
+VecX carriedPose(const Model& from, const VecX& q, const Model& to, const VecX& q0) {
+  // Each body of the new model where the old one is now, moved as the edit moved its file pose:
+  // T = T_now · (T_file_old)⁻¹ · T_file_new — a body whose file pose the edit left alone stays
+  // where it is, one the edit moved (its position typed, a parameter) moves by as much in its own
+  // frame. The position analysis then closes the loops from there, on the branch it was on.
+  VecX out = q0;
+  for (const Body& b : to.bodies) {
+    if (b.fixed || b.qIndex < 0) continue;
+    const int k = from.findBody(b.name);
+    if (k < 0 || from.bodies[k].fixed || from.bodies[k].qIndex < 0 || from.bodies[k].qIndex + 7 > q.size()) continue;
+    const Body& old = from.bodies[k];
+    const Vec3 r = q.segment<3>(old.qIndex);
+    const Quat R = Quat(q[old.qIndex + 3], q[old.qIndex + 4], q[old.qIndex + 5], q[old.qIndex + 6]).normalized();
+    const Quat delta = R * old.pose0.orientation.conjugate();  // T_now · T_file_old⁻¹: rotation part
+    const Vec3 rNew = r + delta * (b.pose0.position - old.pose0.position);
+    const Quat qNew = (delta * b.pose0.orientation).normalized();
+    out.segment<3>(b.qIndex) = rNew;
+    out[b.qIndex + 3] = qNew.w(), out[b.qIndex + 4] = qNew.x(), out[b.qIndex + 5] = qNew.y(), out[b.qIndex + 6] = qNew.z();
+  }
+  return out;
+}
+
+quint64 SimulationController::postEdit(EditRequest edit) {
+  std::lock_guard<std::mutex> lock(editMutex_);
+  const quint64 replaced = pendingEdit_ ? pendingEdit_->id : 0;
+  pendingEdit_ = std::move(edit);
+  return replaced;
+}
+
+void SimulationController::takeEdit() {
+  std::optional<EditRequest> edit;
+  {
+    std::lock_guard<std::mutex> lock(editMutex_);
+    edit.swap(pendingEdit_);
+  }
+  if (!edit || !edit->model) return;  // a later takeEdit: the edit was run already
+  EditResult result;
+  result.id = edit->id;
+  result.model = edit->model;
+  result.spec = edit->spec;
+  // The new engine model; the old one keeps running until the new one assembles. The sliders'
+  // range search (up to Options::rangeBudgetSeconds per DOF) is left out when the DOFs are those
+  // of the old model: they keep their ranges (an edit must be re-solved and drawn at once), and a
+  // slider moved past what the new geometry reaches stops at the last reachable value (setDof).
+  sim::Options o = engineOptions();
+  const bool hadModel = sim_ && data_;
+  o.rangeBudgetSeconds = 0;
+  // The engine's compile; a failure refuses the edit with its reason (a newer edit or the window's
+  // end abandons it: no answer, the next one follows).
+  auto compile = [&](const sim::Options& opt) -> std::shared_ptr<sim::Model> {
+    try {
+      return std::make_shared<sim::Model>(sim::compile(edit->spec, edit->model, opt));
+    } catch (const deform::Cancelled&) {
+    } catch (const std::exception& e) {
+      result.message = e.what();
+      emit editDone(result);
+    }
+    return nullptr;
+  };
+  std::shared_ptr<sim::Model> next = compile(o);
+  if (!next) return;
+  bool sameDofs = hadModel && next->dofs.size() == sim_->dofs.size();
+  for (std::size_t k = 0; sameDofs && k < next->dofs.size(); ++k)
+    sameDofs = next->dofs[k].name == sim_->dofs[k].name && next->dofs[k].kind == sim_->dofs[k].kind;
+  if (sameDofs) {
+    for (std::size_t k = 0; k < next->dofs.size(); ++k)
+      if (!next->dofs[k].limitsFromFile) {
+        next->dofs[k].lower = std::min(sim_->dofs[k].lower, next->dofValues0[k]);
+        next->dofs[k].upper = std::max(sim_->dofs[k].upper, next->dofValues0[k]);
+      }
+  } else {
+    // New DOFs (a joint or driver added or removed): their ranges are searched as for a new file.
+    next = compile(engineOptions());
+    if (!next) return;
+  }
+  auto data = std::make_unique<sim::Data>(sim::makeData(*next));
+  // The pose reached (slider values, drags, time) is kept when the coordinates are the same: the
+  // new mechanism is solved there, from the old positions (the same assembly branch). An edit it
+  // cannot be solved at is refused (SolveSpace's unsolvable dimension), the old one stays.
+  std::string why;
+  if (hadModel && sameDofs && !sim::isDynamic(*data_)) {
+    sim::State here = sim::state(*sim_, *data_);
+    here.q = carriedPose(*model_, data_->rigid.q, *edit->model, data->rigid.q);
+    sim::restore(*next, *data, here);
+    why = assemblyFailure(*data->work, data->rigid);
+    if (!why.empty()) why = "cannot assemble at the pose reached (t = " + std::to_string(here.t).substr(0, 6) + " s): " + why +
+                            "; the last good mechanism is kept (Simulation → Reset goes back to the file's configuration)";
+  } else {
+    why = assemblyFailure(*data->work, data->rigid);
+    if (!why.empty()) why = "cannot assemble: " + why + "; the last good mechanism is kept";
+  }
+  if (!why.empty()) {
+    result.message = why;
+    emit editDone(result);
+    return;
+  }
+  // Accepted: the new model and data replace the old ones (as setModel does, keeping the pose).
+  result.accepted = true;
+  emit editDone(result);
+  pause();
+  deformDragging_ = false;
+  stopDeformTimer();
+  pendingTarget_.reset();
+  modeMessage_.clear();
+  model_ = edit->model;
+  sim_ = std::move(next);
+  data_ = std::move(data);
+  ModelInfo info;
+  info.model = model_;
+  info.dofs = sim_->dofs;
+  info.mobility = sim_->mobility;
+  info.hasSpec = sim_->spec && sim_->free;
+  info.message = sim_->message;
+  pendingDof_.assign(sim_->dofs.size(), std::nullopt);
+  {
+    auto start = std::make_unique<sim::Data>(sim::makeData(*sim_));
+    initial_ = sim::state(*sim_, *start);
+  }
   emit modelInfoReady(info);
   publish(true, true);
 }
@@ -426,6 +572,10 @@ void SimulationThread::beginDeformDrag(int part, int v, const Vec3& x) {
 void SimulationThread::setDeformTarget(const Vec3& x) { post([c = controller_, x] { c->setDeformTarget(x); }); }
 void SimulationThread::endDeformDrag() { post([c = controller_] { c->endDeformDrag(); }); }
 void SimulationThread::setStressColouring(bool on) { post([c = controller_, on] { c->setStressColouring(on); }); }
+void SimulationThread::editModel(EditRequest edit) {
+  controller_->postEdit(std::move(edit));
+  post([c = controller_] { c->takeEdit(); });
+}
 void SimulationThread::setDragMethod(sim::DragMethod m) { post([c = controller_, m] { c->setDragMethod(m); }); }
 
 }  // namespace mechsim::ui

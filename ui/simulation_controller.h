@@ -26,11 +26,16 @@
 //                  worker publishes a frame per display tick (paced like drags) even when time is
 //                  paused.
 //   setStressColouring   frames carry the parts' per-vertex von Mises stress.
+//   editModel      an edited mechanism (inspector, parameters, building): sim::compile of the new
+//                  model, the current pose restored in it (else its assembled start); accepted
+//                  only when it assembles, else refused with the reason and the old model kept
+//                  as it was (editDone says which). Edits coalesce like the other requests.
 // Requests that arrive faster than frames are produced are coalesced (latest value wins): each
 // stores its value and schedules one processing pass.
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -68,6 +73,31 @@ struct Frame : sim::Frame {
 
   ControllerState state() const { return {t, q, dofValues, dofFollows}; }
 };
+
+/// An edited mechanism for the controller (editModel): the new file model and its spec.
+struct EditRequest {
+  quint64 id = 0;                              // the GUI's number of the edit (EditResult::id)
+  std::shared_ptr<const Model> model;
+  std::shared_ptr<const MechanismSpec> spec;
+};
+
+/// What an edit came to. Accepted: the controller runs the new model from now on (its ModelInfo
+/// and first frame follow); refused: the old model, its pose and history stay as they were.
+struct EditResult {
+  quint64 id = 0;
+  bool accepted = false;
+  std::string message;                         // refused: why; accepted: what to know, or empty
+  std::shared_ptr<const Model> model;          // the request's
+  std::shared_ptr<const MechanismSpec> spec;
+};
+
+/// Why `data`'s configuration does not assemble (empty when it does): the joint whose equations
+/// are furthest from met and by how much, in the model's own words.
+std::string assemblyFailure(const Model& model, const Data& data);
+
+/// The positions q of model `from` carried to model `to` (an edit of it; bodies by name): each
+/// body where it is now, moved as the edit moved its file pose; bodies new in `to` at q0 (its own).
+VecX carriedPose(const Model& from, const VecX& q, const Model& to, const VecX& q0);
 
 /// What the GUI learns once per model: the sliders and the mobility report.
 struct ModelInfo {
@@ -144,8 +174,17 @@ class SimulationController : public QObject {
   /// Frames carry the per-vertex stress of the deformable parts (Frame::deformableStress). When
   /// time stands still the current state is published again at once, with its stress.
   void setStressColouring(bool on);
+  /// Runs the latest edit posted with postEdit() (older ones it replaced are dropped unanswered).
+  void takeEdit();
+
+ public:
+  /// Stores `edit` as the one to run next (any thread), replacing one not yet taken; the caller
+  /// then queues takeEdit(). Returns the id of the edit it replaced (0: none).
+  quint64 postEdit(EditRequest edit);
 
  signals:
+  /// The outcome of an edit; emitted before the new model's ModelInfo and frame.
+  void editDone(const mechsim::ui::EditResult& result);
   /// A finished frame; connect with a queued connection from the GUI thread.
   void frameReady(const mechsim::ui::Frame& frame);
   /// The sliders of a new model (before its first frame).
@@ -198,6 +237,8 @@ class SimulationController : public QObject {
   std::vector<std::optional<double>> pendingDof_;
   std::optional<Vec3> pendingTarget_;
   bool scheduled_ = false;
+  std::mutex editMutex_;                       // guards pendingEdit_ (postEdit from the GUI thread)
+  std::optional<EditRequest> pendingEdit_;
 
   std::atomic<quint64> serial_{0};
   std::atomic<int> inFlight_{0};
@@ -237,6 +278,8 @@ class SimulationThread : public QObject {
   void setDeformTarget(const Vec3& target);
   void endDeformDrag();
   void setStressColouring(bool on);
+  /// An edited mechanism (SimulationController::editModel); coalesced, latest wins.
+  void editModel(EditRequest edit);
 
  private:
   template <class F>
@@ -249,3 +292,4 @@ class SimulationThread : public QObject {
 
 Q_DECLARE_METATYPE(mechsim::ui::Frame)
 Q_DECLARE_METATYPE(mechsim::ui::ModelInfo)
+Q_DECLARE_METATYPE(mechsim::ui::EditResult)

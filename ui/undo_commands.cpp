@@ -31,4 +31,15 @@ bool StateCommand::mergeWith(const QUndoCommand* other) {
   return true;
 }
 
+SpecCommand::SpecCommand(const QString& text, Spec before, Spec after, ApplyFn apply)
+    : QUndoCommand(text), before_(std::move(before)), after_(std::move(after)), apply_(std::move(apply)) {}
+
+void SpecCommand::redo() {
+  if (applied_) {
+    applied_ = false;
+    return;
+  }
+  apply_(after_);
+}
+
 }  // namespace mechsim::ui

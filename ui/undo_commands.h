@@ -33,6 +33,23 @@ class StateCommand : public QUndoCommand {
   int mergeId_;
 };
 
+/// An edit of the mechanism itself (inspector, parameters, building): the spec before and after.
+/// Undo and redo hand the spec to `apply`, which recompiles and re-assembles it (asynchronously,
+/// through the controller, as the edit went).
+class SpecCommand : public QUndoCommand {
+ public:
+  using Spec = std::shared_ptr<const MechanismSpec>;
+  using ApplyFn = std::function<void(const Spec&)>;
+  SpecCommand(const QString& text, Spec before, Spec after, ApplyFn apply);
+  void undo() override { apply_(before_); }
+  void redo() override;
+
+ private:
+  Spec before_, after_;
+  bool applied_ = true;  // the edit happened before the command was pushed
+  ApplyFn apply_;
+};
+
 /// Merge ids: slider k edits use kDofMergeBase + k.
 constexpr int kDofMergeBase = 1000;
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -27,7 +29,44 @@ double meshReaderTimeout(double bytes) {
   return timeoutFromEnv("MECHSIM_MESH_READER_TIMEOUT", 10 + bytes / (1 << 20));
 }
 
+namespace {
+/// Meshes read and still in use (held by a spec or a scene), by path with the file's size and
+/// modification time: a mechanism read again after an edit (a parameter moved in the GUI,
+/// core/io/parameters.h specWithParameters) takes them back instead of running the reader again.
+/// Weak pointers: the cache keeps no mesh alive.
+struct CachedMesh {
+  std::uintmax_t size = 0;
+  std::filesystem::file_time_type time;
+  std::weak_ptr<const MeshData> mesh;
+};
+std::mutex cacheMutex;
+std::map<std::string, CachedMesh> meshCache;
+
+std::shared_ptr<const MeshData> readMeshFile(const std::string& path);
+}  // namespace
+
 std::shared_ptr<const MeshData> loadMeshFile(const std::string& path) {
+  std::error_code ec1, ec2;
+  const auto size = std::filesystem::file_size(path, ec1);
+  const auto time = std::filesystem::last_write_time(path, ec2);
+  if (!ec1 && !ec2) {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    auto it = meshCache.find(path);
+    if (it != meshCache.end() && it->second.size == size && it->second.time == time)
+      if (auto mesh = it->second.mesh.lock()) return mesh;
+  }
+  std::shared_ptr<const MeshData> mesh = readMeshFile(path);
+  if (!ec1 && !ec2) {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    for (auto it = meshCache.begin(); it != meshCache.end();)  // forget the meshes no one holds
+      it = it->second.mesh.expired() ? meshCache.erase(it) : std::next(it);
+    meshCache[path] = CachedMesh{size, time, mesh};
+  }
+  return mesh;
+}
+
+namespace {
+std::shared_ptr<const MeshData> readMeshFile(const std::string& path) {
   const std::string reader = meshReaderProgram();
   if (reader.empty()) {
     if (const MeshReader& inProcess = inProcessMeshReader()) return inProcess(path);
@@ -53,5 +92,6 @@ std::shared_ptr<const MeshData> loadMeshFile(const std::string& path) {
     throw std::runtime_error(prefix + "the mesh reader's answer is " + e.what() + " (" + reader + ")");
   }
 }
+}  // namespace
 
 }  // namespace mechsim::io

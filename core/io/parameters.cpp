@@ -5,7 +5,9 @@
 // its path (reported with the cycle spelled out, at the expression that closes it).
 #include "core/io/parameters.h"
 
+
 #include <cctype>
+#include <filesystem>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -16,6 +18,7 @@
 #include "core/io/json_section.h"
 #include "core/io/load.h"
 #include "core/io/suggest.h"
+#include "core/io/write.h"
 
 namespace mechsim::io {
 
@@ -289,6 +292,16 @@ void restoreParameterFields(const MechanismSpec& spec, nlohmann::ordered_json& d
     const double written = field->get<double>();
     if (std::abs(written - value) <= 1e-12 * std::max(1.0, std::abs(value))) *field = "=" + expression;
   }
+}
+
+MechanismSpec specWithParameters(const MechanismSpec& spec, const ParameterOverrides& values) {
+  const std::string text = writeMechanism(spec);
+  const std::filesystem::path source(spec.sourceFile);
+  const std::string dir = spec.sourceFile.empty() ? std::filesystem::current_path().string() : source.parent_path().string();
+  MechanismSpec out = parseMechanism(text, spec.sourceFile.empty() ? std::string("(edited mechanism)") : spec.sourceFile, dir, &values);
+  out.sourceFile = spec.sourceFile;
+  out.locations = spec.locations;  // positions in the file, not in the text written here
+  return out;
 }
 
 }  // namespace mechsim::io

@@ -43,4 +43,12 @@ nlohmann::ordered_json parametersSectionJson(const MechanismSpec& spec);
 /// the GUI, stays the number).
 void restoreParameterFields(const MechanismSpec& spec, nlohmann::ordered_json& doc);
 
+/// `spec` read again with the parameters `values` (the file's units) in place of its own: the spec
+/// is written (every field that used a parameter as "=EXPR" again), then parsed with the values as
+/// overrides, so that every field and expression that uses them — directly or through other
+/// parameters — follows, as if the file had been opened with them. Relative mesh paths resolve
+/// against spec.sourceFile's folder; meshes still held are not read again (io::loadMeshFile).
+/// Throws LoadError (an unknown name, a value that makes a field invalid).
+MechanismSpec specWithParameters(const MechanismSpec& spec, const ParameterOverrides& values);
+
 }  // namespace mechsim::io

@@ -244,9 +244,11 @@ std::string writeMechanism(const MechanismSpec& spec) {
   return out;
 }
 
-void writeMechanismFile(const MechanismSpec& spec, const std::string& path) {
-  // Relative mesh paths are relative to the file that names them: when writing elsewhere, rebase
-  // them on the new folder using the absolute path the loader resolved.
+namespace {
+
+// Relative mesh paths are relative to the file that names them: when writing elsewhere, rebase
+// them on the new folder using the absolute path the loader resolved.
+MechanismSpec rebasedFor(const MechanismSpec& spec, const std::string& path) {
   MechanismSpec copy = spec;
   std::error_code ec;
   const fs::path dir = fs::absolute(fs::path(path), ec).parent_path().lexically_normal();
@@ -266,7 +268,21 @@ void writeMechanismFile(const MechanismSpec& spec, const std::string& path) {
       const fs::path rel = fs::absolute(fs::path(d.resolvedFile), ec).lexically_normal().lexically_relative(dir);
       if (!rel.empty()) d.file = rel.generic_string();
     }
-  writeFileAtomically(path, writeMechanism(copy));
+  return copy;
+}
+
+}  // namespace
+
+void writeMechanismFile(const MechanismSpec& spec, const std::string& path) {
+  writeFileAtomically(path, writeMechanism(rebasedFor(spec, path)));
+}
+
+std::string writeMechanism(const MechanismSpec& spec, const FileComments& comments) {
+  return keepComments(comments, writeMechanism(spec));
+}
+
+void writeMechanismFile(const MechanismSpec& spec, const std::string& path, const FileComments& comments) {
+  writeFileAtomically(path, writeMechanism(rebasedFor(spec, path), comments));
 }
 
 void writeFileAtomically(const std::string& path, const std::string& contents) {

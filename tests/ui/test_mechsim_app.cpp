@@ -1,7 +1,8 @@
 // tests/ui/test_mechsim_app.cpp — app/main_gui.cpp run as `mechsim` through QProcess:
 // --screenshot writes a non-blank PNG, a bad file exits 1 with FILE:LINE:COL on stderr, --help;
 // --benchmark-drag drags the four-bar's handle and a deformable part's vertex (frames painted,
-// a frame rate printed).
+// a frame rate printed); --benchmark-edit re-solves the parametric four-bar's edits (each edit and
+// the File → Reload baseline timed; no threshold here: the figures are the benchmark's).
 #include <QtTest>
 
 #include <QDir>
@@ -18,6 +19,7 @@ class TestMechsimApp : public QObject {
   void screenshotOfTheDefaultMechanism();
   void badFileExitsWithTheLoaderMessage();
   void dragBenchmark();
+  void editBenchmark();
 
  private:
   int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr, bool display = true);
@@ -108,6 +110,19 @@ void TestMechsimApp::dragBenchmark() {
     QVERIFY2(fps.hasMatch() && fps.captured(1).toDouble() > 1, qPrintable(text));
     qInfo("%s: %s", file, qPrintable(text.section('\n', 0, 0)));
   }
+}
+
+void TestMechsimApp::editBenchmark() {
+  const QDir src(QStringLiteral(MECHSIM_SOURCE_DIR));
+  QByteArray out, err;
+  QCOMPARE(run({src.filePath("mechanisms/fourbar-parametric.json"), "--benchmark-edit"}, &out, &err), 0);
+  const QString text = QString::fromUtf8(out);
+  for (const char* row : {"inspector: crank mass", "inspector: joint A point", "parameter move", "baseline: File → Reload"})
+    QVERIFY2(text.contains(QRegularExpression(QStringLiteral("%1\\s+(20|5) edits  median\\s+[0-9.]+ ms").arg(QRegularExpression::escape(QString::fromUtf8(row))))),
+             qPrintable(text + QString::fromUtf8(err)));
+  const auto m = QRegularExpression(QStringLiteral("^edit_ms_median ([0-9.]+)$"), QRegularExpression::MultilineOption).match(text);
+  QVERIFY2(m.hasMatch() && m.captured(1).toDouble() > 0, qPrintable(text));
+  qInfo("%s", qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(TestMechsimApp)

@@ -58,25 +58,37 @@ void TestPicking::hitsPrimitivesWhereTheClosedFormsSay() {
     r.direction = -Eigen::Vector3d::UnitZ();
     return r;
   };
-  // Box top at z = 0.025.
+  // Box top at z = 0.025, its normal +z (the scaled unit cube's face, mapped by the inverse transpose).
   auto h = pick(s, down(0.05, 0.02));
   QVERIFY(h && h->body == 0);
   QVERIFY(std::abs(h->point.z() - 0.025) < 1e-6);
-  // Sphere: z = sqrt(r² − ρ²).
+  QVERIFY((h->normal - Eigen::Vector3d::UnitZ()).norm() < 1e-6);
+  // Sphere: z = sqrt(r² − ρ²), normal (p − centre) / r.
   h = pick(s, down(0.52, 0.01));
   QVERIFY(h);
   QVERIFY(std::abs(h->point.z() - std::sqrt(0.05 * 0.05 - 0.02 * 0.02 - 0.01 * 0.01)) < 1e-6);
-  // Cylinder along local z (shape frame), here axis z: its top cap at z = 0.15.
+  QVERIFY((h->normal - (h->point - Eigen::Vector3d(0.5, 0, 0)) / 0.05).norm() < 1e-5);
+  // Cylinder along local z (shape frame), here axis z: its top cap at z = 0.15, normal the axis.
   h = pick(s, down(1.01, 0.02));
   QVERIFY(h);
   QVERIFY(std::abs(h->point.z() - 0.15) < 1e-6);
-  // A ray from the side hits the cylinder's mantle at x = 1 − 0.04 · cos.
+  QVERIFY((h->normal - Eigen::Vector3d::UnitZ()).norm() < 1e-6);
+  // A ray from the side hits the cylinder's mantle at x = 1 − 0.04 · cos, normal radial (−x).
   Ray side;
   side.origin = Eigen::Vector3d(0, 0.0, 0.1);
   side.direction = Eigen::Vector3d::UnitX();
   h = pick(s, side);
   QVERIFY(h);
   QVERIFY(std::abs(h->point.x() - 0.96) < 1e-6);
+  QVERIFY((h->normal + Eigen::Vector3d::UnitX()).norm() < 1e-6);
+  // The box's side face from −x: normal −x; looking through the body, nothing.
+  Ray sideBox;
+  sideBox.origin = Eigen::Vector3d(-1, 0.0, 0.0);
+  sideBox.direction = Eigen::Vector3d::UnitX();
+  h = pick(s, sideBox);
+  QVERIFY(h && std::abs(h->point.x() + 0.1) < 1e-6);
+  QVERIFY((h->normal + Eigen::Vector3d::UnitX()).norm() < 1e-6);
+  QVERIFY(!pick(s, sideBox, /*ignoreBody=*/0));
   // Nothing there.
   QVERIFY(!pick(s, down(0.3, 0.3)));
 }
