@@ -40,6 +40,9 @@ std::vector<std::string> namesOf(const MechanismSpec& spec, SpecKind kind) {
     case SpecKind::Driver: add(spec.drivers); break;
     case SpecKind::Handle: add(spec.handles); break;
     case SpecKind::Deformable: add(spec.deformables); break;
+    case SpecKind::Spring: add(spec.dynamics.springs); break;
+    case SpecKind::JointSpring: add(spec.dynamics.jointSprings); break;
+    case SpecKind::Motor: add(spec.dynamics.motors); break;
   }
   return n;
 }
@@ -89,7 +92,10 @@ void forEachReference(MechanismSpec& spec, SpecKind kind, const std::function<vo
       for (MotorSpec& m : spec.dynamics.motors) f(m.servo);
       break;
     case SpecKind::Handle:
-    case SpecKind::Deformable: break;
+    case SpecKind::Deformable:
+    case SpecKind::Spring:  // springs, joint springs and motors are named by nothing else
+    case SpecKind::JointSpring:
+    case SpecKind::Motor: break;
   }
 }
 
@@ -106,6 +112,9 @@ std::string& nameField(MechanismSpec& spec, SpecKind kind, const std::string& na
     case SpecKind::Driver: return find(spec.drivers);
     case SpecKind::Handle: return find(spec.handles);
     case SpecKind::Deformable: return find(spec.deformables);
+    case SpecKind::Spring: return find(spec.dynamics.springs);
+    case SpecKind::JointSpring: return find(spec.dynamics.jointSprings);
+    case SpecKind::Motor: return find(spec.dynamics.motors);
   }
   refuse("internal: unknown kind");
 }
@@ -186,12 +195,18 @@ const char* toString(SpecKind kind) {
     case SpecKind::Driver: return "driver";
     case SpecKind::Handle: return "handle";
     case SpecKind::Deformable: return "deformable part";
+    case SpecKind::Spring: return "spring";
+    case SpecKind::JointSpring: return "joint spring";
+    case SpecKind::Motor: return "motor";
   }
   return "?";
 }
 
 std::string uniqueName(const MechanismSpec& spec, SpecKind kind, const std::string& base) {
-  const std::string b = !base.empty() ? base : kind == SpecKind::Deformable ? std::string("part") : std::string(toString(kind));
+  const std::string b = !base.empty()                      ? base
+                        : kind == SpecKind::Deformable     ? std::string("part")
+                        : kind == SpecKind::JointSpring    ? std::string("jointSpring")
+                                                           : std::string(toString(kind));
   const auto taken = namesOf(spec, kind);
   const std::set<std::string> used(taken.begin(), taken.end());
   // At most taken.size() numbers are in use, so one of the first taken.size() + 1 is free.
@@ -340,13 +355,16 @@ std::vector<RemovedItem> removeItem(MechanismSpec& spec, SpecKind kind, const st
   std::vector<RemovedItem> out;
 
   // What goes, by name: the item, then what refers to what goes (body → joints → drivers).
-  std::set<std::string> bodies, joints, drivers, handles, parts;
+  std::set<std::string> bodies, joints, drivers, handles, parts, springs, jointSprings, motors;
   switch (kind) {
     case SpecKind::Body: bodies.insert(name); break;
     case SpecKind::Joint: joints.insert(name); break;
     case SpecKind::Driver: drivers.insert(name); break;
     case SpecKind::Handle: handles.insert(name); break;
     case SpecKind::Deformable: parts.insert(name); break;
+    case SpecKind::Spring: springs.insert(name); break;
+    case SpecKind::JointSpring: jointSprings.insert(name); break;
+    case SpecKind::Motor: motors.insert(name); break;
   }
   for (const JointSpec& j : s.joints)
     if (bodies.count(j.body1) || bodies.count(j.body2)) joints.insert(j.name);
@@ -375,6 +393,9 @@ std::vector<RemovedItem> removeItem(MechanismSpec& spec, SpecKind kind, const st
       case SpecKind::Driver: take(s.drivers, "drivers", "driver", in(drivers), byName); break;
       case SpecKind::Handle: take(s.handles, "handles", "handle", in(handles), byName); break;
       case SpecKind::Deformable: take(s.deformables, "deformables", "deformable part", in(parts), byName); break;
+      case SpecKind::Spring:  // the dynamics' items go with the dynamics below
+      case SpecKind::JointSpring:
+      case SpecKind::Motor: break;
     }
   };
   takeKind(kind);
@@ -384,11 +405,14 @@ std::vector<RemovedItem> removeItem(MechanismSpec& spec, SpecKind kind, const st
   // Dynamics: springs on removed bodies; joint springs, motors, initial rates on removed joints;
   // servo motors following removed drivers.
   take(s.dynamics.springs, "dynamics.springs", "spring",
-       [&](const SpringSpec& x) { return bodies.count(x.body1) || bodies.count(x.body2); }, byName);
+       [&](const SpringSpec& x) { return springs.count(x.name) || bodies.count(x.body1) || bodies.count(x.body2); }, byName);
   take(s.dynamics.jointSprings, "dynamics.jointSprings", "joint spring",
-       [&](const JointSpringSpec& x) { return joints.count(x.joint) > 0; }, byName);
+       [&](const JointSpringSpec& x) { return jointSprings.count(x.name) || joints.count(x.joint) > 0; }, byName);
   take(s.dynamics.motors, "dynamics.motors", "motor",
-       [&](const MotorSpec& x) { return joints.count(x.joint) || (!x.servo.empty() && drivers.count(x.servo)); }, byName);
+       [&](const MotorSpec& x) {
+         return motors.count(x.name) || joints.count(x.joint) || (!x.servo.empty() && drivers.count(x.servo));
+       },
+       byName);
   take(s.dynamics.initialRates, "dynamics.initialVelocities", "initial rate",
        [&](const InitialRateSpec& x) { return joints.count(x.joint) > 0; }, [](const InitialRateSpec& x) { return x.joint; });
 

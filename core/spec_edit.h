@@ -16,10 +16,11 @@
 
 namespace mechsim {
 
-/// The named kinds of item a spec holds at its top level.
-enum class SpecKind { Body, Joint, Driver, Handle, Deformable };
+/// The named kinds of item a spec holds: at its top level, and the dynamics section's springs,
+/// joint springs and motors.
+enum class SpecKind { Body, Joint, Driver, Handle, Deformable, Spring, JointSpring, Motor };
 
-/// "body", "joint", "driver", "handle", "deformable part".
+/// "body", "joint", "driver", "handle", "deformable part", "spring", "joint spring", "motor".
 const char* toString(SpecKind kind);
 
 /// `base` followed by the smallest number ≥ 1 that no item of `kind` has yet ("body1", "body2",

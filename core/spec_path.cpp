@@ -352,27 +352,30 @@ Slot resolve(MechanismSpec& spec, const std::string& path) {
   }
   if (kind == "dynamics.springs") {
     SpringSpec& s = byName(spec.dynamics.springs, name, "spring", path);
+    if (field == "name") return nameSlot(spec, SpecKind::Spring, s.name);
     if (field == "stiffness") return num(s.stiffness);
     if (field == "damping") return num(s.damping);
     if (field == "length") return opt(s.length);
     if (field == "point1") return vec(s.point1);
     if (field == "point2") return vec(s.point2);
-    unknownField(path, field, "stiffness, damping, length, point1, point2");
+    unknownField(path, field, "name, stiffness, damping, length, point1, point2");
   }
   if (kind == "dynamics.jointSprings") {
     JointSpringSpec& s = byName(spec.dynamics.jointSprings, name, "joint spring", path);
+    if (field == "name") return nameSlot(spec, SpecKind::JointSpring, s.name);
     if (field == "stiffness") return num(s.stiffness);
     if (field == "damping") return num(s.damping);
     if (field == "rest") return num(s.rest);
-    unknownField(path, field, "stiffness, damping, rest");
+    unknownField(path, field, "name, stiffness, damping, rest");
   }
   if (kind == "dynamics.motors") {
     MotorSpec& mo = byName(spec.dynamics.motors, name, "motor", path);
+    if (field == "name") return nameSlot(spec, SpecKind::Motor, mo.name);
     if (field == "effort") return txt(mo.effort);
     if (field == "kp") return num(mo.kp);
     if (field == "kd") return num(mo.kd);
     if (field == "maxEffort") return opt(mo.maxEffort);
-    unknownField(path, field, "effort, kp, kd, maxEffort");
+    unknownField(path, field, "name, effort, kp, kd, maxEffort");
   }
   if (kind == "deformables") {
     DeformableSpec& d = byName(spec.deformables, name, "deformable part", path);
@@ -542,12 +545,12 @@ std::vector<std::string> specPaths(const MechanismSpec& spec) {
   for (const HandleSpec& h : spec.handles)
     for (const char* f : {"name", "body", "point"}) p.push_back("handles." + h.name + "." + f);
   for (const SpringSpec& s : spec.dynamics.springs)
-    for (const char* f : {"stiffness", "damping", "length", "point1", "point2"})
+    for (const char* f : {"name", "stiffness", "damping", "length", "point1", "point2"})
       p.push_back("dynamics.springs." + s.name + "." + f);
   for (const JointSpringSpec& s : spec.dynamics.jointSprings)
-    for (const char* f : {"stiffness", "damping", "rest"}) p.push_back("dynamics.jointSprings." + s.name + "." + f);
+    for (const char* f : {"name", "stiffness", "damping", "rest"}) p.push_back("dynamics.jointSprings." + s.name + "." + f);
   for (const MotorSpec& m : spec.dynamics.motors)
-    for (const char* f : {"effort", "kp", "kd", "maxEffort"}) p.push_back("dynamics.motors." + m.name + "." + f);
+    for (const char* f : {"name", "effort", "kp", "kd", "maxEffort"}) p.push_back("dynamics.motors." + m.name + "." + f);
   for (const DeformableSpec& d : spec.deformables)
     for (const char* f : {"name", "material", "youngs", "poisson", "density", "solver", "stepControl"})
       p.push_back("deformables." + d.name + "." + f);

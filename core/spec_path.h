@@ -40,9 +40,9 @@
 //   handles.NAME.name                         text
 //   handles.NAME.body                         text: an existing body
 //   handles.NAME.point                        vector
-//   dynamics.springs.NAME.stiffness | damping | length, .point1 | .point2
-//   dynamics.jointSprings.NAME.stiffness | damping | rest
-//   dynamics.motors.NAME.effort (text) | kp | kd | maxEffort
+//   dynamics.springs.NAME.name (text) | stiffness | damping | length, .point1 | .point2
+//   dynamics.jointSprings.NAME.name (text) | stiffness | damping | rest
+//   dynamics.motors.NAME.name (text) | effort (text) | kp | kd | maxEffort
 //   deformables.NAME.name                     text
 //   deformables.NAME.material                 text stable-neo-hookean | arap
 //   deformables.NAME.youngs | poisson | density

@@ -26,6 +26,9 @@ const char* kindWord(SpecKind k) {
     case SpecKind::Driver: return "Driver";
     case SpecKind::Handle: return "Handle";
     case SpecKind::Deformable: return "Deformable part";
+    case SpecKind::Spring: return "Spring";
+    case SpecKind::JointSpring: return "Joint spring";
+    case SpecKind::Motor: return "Motor";
   }
   return "";
 }
@@ -37,6 +40,9 @@ const char* section(SpecKind k) {
     case SpecKind::Driver: return "drivers";
     case SpecKind::Handle: return "handles";
     case SpecKind::Deformable: return "deformables";
+    case SpecKind::Spring: return "dynamics.springs";
+    case SpecKind::JointSpring: return "dynamics.jointSprings";
+    case SpecKind::Motor: return "dynamics.motors";
   }
   return "";
 }
@@ -355,6 +361,28 @@ void Inspector::build() {
       addField(add("name", tr("Name"), Type::Text));
       addField(choice(add("body", tr("Body"), Type::Choice), bodies));
       addField(add("point", tr("Point"), Type::Numbers, Unit::Length, 3));
+      break;
+    case SpecKind::Spring:  // F = k (L − L0) + c L̇ between a point of each body (SI gains)
+      addField(add("name", tr("Name"), Type::Text));
+      addField(add("stiffness", tr("Stiffness (N/m)"), Type::Number));
+      addField(add("damping", tr("Damping (N·s/m)"), Type::Number));
+      addField(optional(add("length", tr("Rest length"), Type::Number, Unit::Length), tr("the distance in the file")));
+      addField(add("point1", tr("Point on body 1"), Type::Numbers, Unit::Length, 3));
+      addField(add("point2", tr("Point on body 2"), Type::Numbers, Unit::Length, 3));
+      break;
+    case SpecKind::JointSpring: {  // effort = −k (θ − θ0) − c θ̇ on one coordinate
+      addField(add("name", tr("Name"), Type::Text));
+      addField(add("stiffness", tr("Stiffness (N·m/rad or N/m)"), Type::Number));
+      addField(add("damping", tr("Damping (N·m·s/rad or N·s/m)"), Type::Number));
+      addField(add("rest", tr("Rest (SI: rad or m)"), Type::Number));
+      break;
+    }
+    case SpecKind::Motor:  // an effort of t, or a PD servo on a driver
+      addField(add("name", tr("Name"), Type::Text));
+      addField(add("effort", tr("Effort of t (N·m or N; empty: a servo)"), Type::Text));
+      addField(add("kp", tr("Servo kp (SI)"), Type::Number));
+      addField(add("kd", tr("Servo kd (SI)"), Type::Number));
+      addField(optional(add("maxEffort", tr("Servo's largest effort (SI)"), Type::Number), tr("unlimited")));
       break;
     case SpecKind::Deformable:
       addField(choice(add("material", tr("Material"), Type::Choice), {"stable-neo-hookean", "arap"}));

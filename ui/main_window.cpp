@@ -1082,6 +1082,26 @@ void MainWindow::fillTree() {
   QTreeWidgetItem* handles = group(tr("Handles"), static_cast<int>(m.handles.size()));
   for (const Handle& h : m.handles)
     tag(new QTreeWidgetItem(handles, {qs(h.name), tr("on %1").arg(bodyName(m, h.body))}), SpecKind::Handle, h.name);
+  // The dynamics section's named items (what forces act in dynamic mode).
+  if (spec_ && !spec_->dynamics.springs.empty()) {
+    QTreeWidgetItem* g = group(tr("Springs"), static_cast<int>(spec_->dynamics.springs.size()));
+    for (const SpringSpec& s : spec_->dynamics.springs)
+      tag(new QTreeWidgetItem(g, {qs(s.name), tr("%1 → %2, %3 N/m").arg(qs(s.body1), qs(s.body2)).arg(s.stiffness, 0, 'g', 4)}),
+          SpecKind::Spring, s.name);
+  }
+  if (spec_ && !spec_->dynamics.jointSprings.empty()) {
+    QTreeWidgetItem* g = group(tr("Joint springs"), static_cast<int>(spec_->dynamics.jointSprings.size()));
+    for (const JointSpringSpec& s : spec_->dynamics.jointSprings)
+      tag(new QTreeWidgetItem(g, {qs(s.name), tr("on %1, k = %2").arg(qs(s.joint)).arg(s.stiffness, 0, 'g', 4)}), SpecKind::JointSpring,
+          s.name);
+  }
+  if (spec_ && !spec_->dynamics.motors.empty()) {
+    QTreeWidgetItem* g = group(tr("Motors"), static_cast<int>(spec_->dynamics.motors.size()));
+    for (const MotorSpec& mo : spec_->dynamics.motors)
+      tag(new QTreeWidgetItem(g, {qs(mo.name), mo.servo.empty() ? tr("on %1: %2").arg(qs(mo.joint), qs(mo.effort))
+                                                                  : tr("on %1: servo to %2").arg(qs(mo.joint), qs(mo.servo))}),
+          SpecKind::Motor, mo.name);
+  }
   if (spec_ && !spec_->deformables.empty()) {
     QTreeWidgetItem* parts = group(tr("Deformables"), static_cast<int>(spec_->deformables.size()));
     for (const DeformableSpec& d : spec_->deformables) {

@@ -190,7 +190,7 @@ bool MainWindow::editValue(const QString& path, const SpecValue& value, const QS
   EditOrigin origin;
   origin.field = path;
   const QStringList parts = path.split('.');
-  origin.text = tr("Set %1 %2").arg(parts.size() > 1 ? parts[1] : path, label.isEmpty() ? parts.last() : label.toLower());
+  origin.text = tr("Set %1 %2").arg(parts.size() > 2 ? parts[parts.size() - 2] : path, label.isEmpty() ? parts.last() : label.toLower());
   try {
     setSpecValue(*spec, path.toStdString(), value);
   } catch (const std::exception& e) {
@@ -198,7 +198,7 @@ bool MainWindow::editValue(const QString& path, const SpecValue& value, const QS
     return false;
   }
   // A renamed item stays selected under its new name.
-  if (selection_ && parts.size() == 3 && parts[2] == "name" && value.text) {
+  if (selection_ && parts.size() >= 3 && parts.last() == "name" && value.text) {
     origin.selectAfter = selection_;
     origin.selectAfter->name = *value.text;
   }
@@ -288,11 +288,17 @@ void MainWindow::onEditDone(const EditResult& r) {
   std::optional<SpecItem> sel = origin.selectAfter ? origin.selectAfter : selection_;
   if (sel) {
     const std::string& n = sel->name;
-    const bool exists = sel->kind == SpecKind::Body ? indexOf(spec_->bodies, n) >= 0
-                        : sel->kind == SpecKind::Joint ? indexOf(spec_->joints, n) >= 0
-                        : sel->kind == SpecKind::Driver ? indexOf(spec_->drivers, n) >= 0
-                        : sel->kind == SpecKind::Handle ? indexOf(spec_->handles, n) >= 0
-                                                        : indexOf(spec_->deformables, n) >= 0;
+    bool exists = false;
+    switch (sel->kind) {
+      case SpecKind::Body: exists = indexOf(spec_->bodies, n) >= 0; break;
+      case SpecKind::Joint: exists = indexOf(spec_->joints, n) >= 0; break;
+      case SpecKind::Driver: exists = indexOf(spec_->drivers, n) >= 0; break;
+      case SpecKind::Handle: exists = indexOf(spec_->handles, n) >= 0; break;
+      case SpecKind::Deformable: exists = indexOf(spec_->deformables, n) >= 0; break;
+      case SpecKind::Spring: exists = indexOf(spec_->dynamics.springs, n) >= 0; break;
+      case SpecKind::JointSpring: exists = indexOf(spec_->dynamics.jointSprings, n) >= 0; break;
+      case SpecKind::Motor: exists = indexOf(spec_->dynamics.motors, n) >= 0; break;
+    }
     if (!exists) sel.reset();
   }
   // The fields are rebuilt when what they are changes (another item, a type, a name), else re-read.

@@ -145,7 +145,7 @@ RunResult runKinematics(const sim::Model& m, double tEnd, double dt, const RunSt
     // starting from the previous solution.
     const bool ok = k == 0 ? d.rigid.stats.converged : sim::advanceTo(m, d, t);
     if (!ok) {
-      r.failure = format("position analysis failed at t = %.9g s: %s", t, d.rigid.stats.message.c_str());
+      r.failure = d.rigid.stats.message;  // "cannot assemble at t = …: …; the last good pose (t = …) is kept"
       break;
     }
     const mechsim::Data& s = d.rigid;
@@ -311,7 +311,7 @@ RunResult runDeform(const sim::Model& m, double tEnd, double dt, const DeformSet
     const double t = i * dt;
     // The bodies at t_i (t = 0: the assembly makeData solved), then one step of every part.
     if (!(i == 0 ? d.rigid.stats.converged : sim::advanceTo(m, d, t))) {
-      r.failure = "position analysis failed at t = " + std::to_string(t) + " s: " + d.rigid.stats.message;
+      r.failure = d.rigid.stats.message;  // names t and the pose kept (core/kinematics/position.cpp)
       break;
     }
     if (i > 0) sim::stepDeformables(m, d);

@@ -32,10 +32,15 @@
 //    every driven angle at θ_d, the call fails and says so.
 // The pattern of Φ_q is fixed per model: the symbolic analysis runs on the first factorisation of
 // a workspace and each iteration only refactors numerically. Iteration stops at
-// max|Φ_i| < tolerance; on failure (no convergence, non-finite values) q is restored and d.stats
-// says why.
+// max|Φ_i| < tolerance. On failure (no convergence, non-finite values) q and t are restored to
+// their values on entry — the last good pose when the entry was a solution — and d.stats.message
+// says why, once for every client (the engine's stages, the command line, the GUI): "cannot assemble
+// at t = T s: the residual stalls at R after N Newton iterations (joint "J" furthest from met); the
+// last good pose (t = T0 s) is kept", naming what owns the largest |Φ_i| of Newton's last
+// (least-squares) iterate; that iterate itself is not kept.
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -235,6 +240,41 @@ const Driver* undefinedDriver(const Model& m, double t) {
   return nullptr;
 }
 
+/// t for a message: 9 significant digits (0.17, 0.183333333), as the command line prints times.
+std::string formatTime(double t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", t);
+  return buf;
+}
+
+/// A residual for a message: 3 significant digits.
+std::string formatValue(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+/// What owns the row of phi with the largest |Φ_i| — `joint "C"`, `driver "piston"` or `the
+/// normalisation of body "rod"` (rows: the joints' in joint order, Joint::firstEquation and
+/// nEquations, then the bodies' normalisations, then the drivers', Driver::equation). phi has the
+/// rows Newton solved (the drivers' left out with PositionOptions::drivers = false).
+std::string furthestFromMet(const Model& m, const VecX& phi) {
+  int worst = -1;
+  for (int i = 0; i < phi.size(); ++i)
+    if (std::isfinite(phi(i)) && (worst < 0 || std::abs(phi(i)) > std::abs(phi(worst)))) worst = i;
+  if (worst < 0) return "no equation";
+  // A driver's row first: a driven distance joint's own equation is the driver's.
+  for (const Driver& drv : m.drivers)
+    if (drv.equation == worst) return "driver \"" + drv.name + "\"";
+  for (const Joint& j : m.joints)
+    if (worst >= j.firstEquation && worst < j.firstEquation + j.nEquations) return "joint \"" + j.name + "\"";
+  const std::string& name = worst < static_cast<int>(m.equationNames.size()) ? m.equationNames[worst] : std::string();
+  const std::size_t colon = name.rfind(':');
+  if (colon != std::string::npos && name.compare(colon, std::string::npos, ":norm") == 0)
+    return "the normalisation of body \"" + name.substr(0, colon) + "\"";
+  return "equation \"" + name + "\"";
+}
+
 }  // namespace
 
 bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& opt) {
@@ -283,24 +323,38 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
   st.iterations = iterations;
   st.residual = residual;
   if (!ok) {
-    // Failure: restore the entry state, say why.
+    // Failure: where Newton stopped (Φ of its last iterate, ws.phi) says what was not met; then the
+    // entry state is restored and the message says that too.
+    const std::string what = flipped >= 0 ? std::string() : furthestFromMet(m, ws.phi);
     d.q = qEntry;
     d.t = tEntry;
     constraintResidual(m, d);
     st.converged = false;
+    const int checked = opt.drivers ? m.nEquations : m.nEquations - static_cast<int>(m.drivers.size());
+    const double entryResidual = maxAbs(d.phi.head(checked));
+    std::string kept;
+    if (entryResidual < opt.tolerance)
+      kept = "the last good pose (t = " + formatTime(tEntry) + " s) is kept";
+    else
+      kept = "the pose it started from (t = " + formatTime(tEntry) + " s, not assembled: max |Φ| = " +
+             formatValue(entryResidual) + ") is kept";
     std::ostringstream msg;
     if (flipped >= 0)
-      msg << "position analysis reached driver '" << m.drivers[flipped].name << "' at its value + 180° at t = " << t
-          << " (too large a step from the last position; no continuation from t = " << tEntry << " recovered it)";
+      msg << "position analysis reached driver '" << m.drivers[flipped].name << "' at its value + 180° at t = "
+          << formatTime(t) << " s (too large a step from the last position; no continuation from t = "
+          << formatTime(tEntry) << " s recovered it)";
     else if (const Driver* undefined = !std::isfinite(residual) && opt.drivers ? undefinedDriver(m, t) : nullptr)
       // A driver undefined at t (1/0, sqrt(-1), an overflow) makes Φ non-finite: say which.
-      msg << "driver '" << undefined->name << "' is undefined at t = " << t
-          << " (its expression is not a finite number there)";
+      msg << "driver '" << undefined->name << "' is undefined at t = " << formatTime(t)
+          << " s (its expression is not a finite number there)";
     else if (!std::isfinite(residual))
-      msg << "position analysis diverged (non-finite values) at t = " << t;
+      msg << "cannot assemble at t = " << formatTime(t) << " s: Newton diverged (non-finite values after "
+          << iterations << " iterations)";
     else
-      msg << "position analysis did not converge in " << iterations << " iterations at t = " << t
-          << " (max |Φ| = " << residual << ")";
+      // The least-squares iterate stopped short of Φ = 0: out of reach, or too far from the start.
+      msg << "cannot assemble at t = " << formatTime(t) << " s: the residual stalls at " << formatValue(residual)
+          << " after " << iterations << " Newton iterations (" << what << " furthest from met)";
+    msg << "; " << kept;
     st.message = msg.str();
     st.solveSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return false;

@@ -53,7 +53,8 @@ bool resolve(Data& d) {
 /// The kinematic side of advance: the analyses at t1, the following sliders take their values.
 bool advanceKinematic(const Model& m, Data& d, double t1) {
   if (!solvePositions(*d.work, d.rigid, t1)) {
-    d.message = "position analysis failed at t = " + std::to_string(t1) + " s: " + d.rigid.stats.message;
+    // The analysis's own message names t1, what is not met and the pose kept (position.cpp).
+    d.message = d.rigid.stats.message;
     return false;
   }
   detail::finishPositions(d);

@@ -172,6 +172,26 @@ class TestSpecEdit : public QObject {
     QVERIFY(near(get(again, "bodies.crank.orientation"), {0, 0, 1, 1.25}));
   }
 
+  void dynamicsItems() {
+    // The dynamics section's springs, joint springs and motors are named items too: unique names,
+    // renamed by path, removed alone (nothing refers to them).
+    MechanismSpec s = io::readMechanismFile(kMechanisms + "dynamics/a03-andrews-squeezer.json");
+    QCOMPARE(uniqueName(s, SpecKind::Spring), std::string("spring1"));
+    QCOMPARE(uniqueName(s, SpecKind::JointSpring), std::string("jointSpring1"));
+    QCOMPARE(uniqueName(s, SpecKind::Motor), std::string("motor1"));
+    QCOMPARE(getText(s, "dynamics.springs.c0.name"), std::string("c0"));
+    setSpecValue(s, "dynamics.springs.c0.name", text("c1"));
+    QCOMPARE(s.dynamics.springs[0].name, std::string("c1"));
+    expectSetRefused(s, "dynamics.motors.mom.name", text(""), "");
+    const auto removed = removeItem(s, SpecKind::Motor, "mom");
+    QCOMPARE(describeRemoved(removed), std::string("motor 'mom'"));
+    QVERIFY(s.dynamics.motors.empty());
+    QCOMPARE(s.dynamics.springs.size(), std::size_t(1));
+    QCOMPARE(s.joints.size(), std::size_t(10));
+    QCOMPARE(describeRemoved(removeItem(s, SpecKind::Spring, "c1")), std::string("spring 'c1'"));
+    QVERIFY(s.dynamics.springs.empty());
+  }
+
   void optionalValuesUnset() {
     // No numbers at an optional value: unset, the file's default again (mass from the shapes, no
     // limits, inertia from the shapes); a fixed-size value refuses no numbers.

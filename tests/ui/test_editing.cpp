@@ -115,6 +115,7 @@ class TestEditing : public QObject {
   void badValuesShowAnErrorAndChangeNothing();
   void parametersMoveTheMechanismLive();
   void parameterTheMechanismCannotTakeIsRefused();
+  void springsAndMotorsAreEditedToo();
   void saveKeepsCommentsAndParameters();
   void buildCrankRockerFromNothing();
 };
@@ -352,6 +353,47 @@ void TestEditing::parameterTheMechanismCannotTakeIsRefused() {
   QVERIFY(w.statusBar()->currentMessage().contains("cannot assemble"));
 }
 
+void TestEditing::springsAndMotorsAreEditedToo() {
+  // Andrews' squeezer (IFToMM A03): a spring and a motor of constant torque, in the tree and the
+  // inspector; the motor's effort expression and the spring's stiffness edited, a bad expression refused.
+  MainWindow w;
+  w.resize(1400, 900);
+  w.show();
+  w.activateWindow();
+  QVERIFY(QTest::qWaitForWindowActive(&w));
+  QVERIFY(openAndWait(w, mechanism("dynamics/a03-andrews-squeezer.json")));
+  QTreeWidgetItem* motor = treeItem(w.modelTree(), "mom");
+  QTreeWidgetItem* spring = treeItem(w.modelTree(), "c0");
+  QVERIFY(motor && spring);
+  auto click = [&](QTreeWidgetItem* it) {
+    w.modelTree()->scrollToItem(it);
+    QTest::mouseClick(w.modelTree()->viewport(), Qt::LeftButton, Qt::NoModifier, w.modelTree()->visualItemRect(it).center());
+  };
+  click(motor);
+  QVERIFY(w.selection());
+  QCOMPARE(w.selection()->kind, SpecKind::Motor);
+  typeInto(w.inspector()->field("dynamics.motors.mom.effort"), "0.033 * (1 + t)");
+  QVERIFY(waitEdit(w));
+  QCOMPARE(QString::fromStdString(w.spec()->dynamics.motors[0].effort), QStringLiteral("0.033 * (1 + t)"));
+  const auto spec = w.spec();
+  typeInto(w.inspector()->field("dynamics.motors.mom.effort"), "0.033 *");
+  QVERIFY(waitEdit(w));
+  QVERIFY(!w.inspector()->fieldError("dynamics.motors.mom.effort").isEmpty());
+  QCOMPARE(w.spec(), spec);
+  click(treeItem(w.modelTree(), "c0"));
+  QVERIFY(w.selection());
+  QCOMPARE(w.selection()->kind, SpecKind::Spring);
+  typeInto(w.inspector()->field("dynamics.springs.c0.stiffness"), "5000");
+  QVERIFY(waitEdit(w));
+  QCOMPARE(w.spec()->dynamics.springs[0].stiffness, 5000.0);
+  // Renamed: the tree and the selection follow.
+  typeInto(w.inspector()->field("dynamics.springs.c0.name"), "c1");
+  QVERIFY(waitEdit(w));
+  QVERIFY(treeItem(w.modelTree(), "c1"));
+  QCOMPARE(QString::fromStdString(w.selection()->name), QStringLiteral("c1"));
+  QCOMPARE(w.undoStack()->count(), 3);
+}
+
 void TestEditing::saveKeepsCommentsAndParameters() {
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
@@ -497,7 +539,9 @@ void TestEditing::buildCrankRockerFromNothing() {
   // A driver on the first joint: selected in the tree, Mechanism → Add Driver to Joint.
   QTreeWidgetItem* ja = treeItem(w.modelTree(), QString::fromStdString(js[0].name));
   QVERIFY(ja);
+  w.modelTree()->scrollToItem(ja);
   QTest::mouseClick(w.modelTree()->viewport(), Qt::LeftButton, Qt::NoModifier, w.modelTree()->visualItemRect(ja).center());
+  QVERIFY(w.selection());
   QCOMPARE(w.selection()->kind, SpecKind::Joint);
   w.findChild<QAction*>("addDriver")->trigger();
   QVERIFY(waitEdit(w));
