@@ -279,9 +279,10 @@ int main(int argc, char** argv) {
     return mechsim::ui::benchmarkEdit(window, 20);
   }
   if (!shot) {
-    // Interactive: the window first, so that a load error's message box has a parent to sit on.
+    // Interactive: the window first, so that a load error's message box has a parent to sit on;
+    // then a copy a killed session left (ui/autosave.h) is offered before the file is opened.
     window.show();
-    if (!file.isEmpty()) window.openFile(file);
+    if (!window.offerRecovery() && !file.isEmpty()) window.openFile(file);
     return app.exec();
   }
   if (!file.isEmpty() && !window.openFile(file)) return 1;

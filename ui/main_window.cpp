@@ -177,6 +177,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(viewport_, &Viewport::framePainted, this, &MainWindow::acknowledgeFrame);
   connect(&panelTimer_, &QTimer::timeout, this, &MainWindow::showPanels);
   buildEditDocks();
+  autosave_ = new Autosave(this);
   restoreSettings();
   updateTitleAndStatus();
 }
@@ -319,6 +320,7 @@ void MainWindow::buildMenus() {
   dynamicAction->setShortcut(QKeySequence(Qt::Key_D));
   dynamicAction->setToolTip(tr("Dynamic mode: the mechanism moves under gravity and its forces; drag a body to pull it with a spring (D)"));
   connect(dynamicAction, &QAction::toggled, this, [this](bool on) {
+    if (on && autosave_) autosave_->saveNow();  // the forward dynamics may run long
     if (simulation_) simulation_->setDynamic(on);
   });
   // The solver of the deformable parts' implicit-Euler steps (docs/deform.md), for all parts at
@@ -438,6 +440,23 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+  // A modified mechanism: Save, Discard or Cancel; its autosaved copy goes once the window closes.
+  if (isWindowModified() && spec_) {
+    int answer = 1;
+    if (closeHandler_) {
+      answer = closeHandler_();
+    } else {
+      const auto b = QMessageBox::question(this, tr("Unsaved changes"),
+                                           tr("The mechanism has changes that are not saved. Save them before closing?"),
+                                           QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+      answer = b == QMessageBox::Save ? 0 : b == QMessageBox::Discard ? 1 : 2;
+    }
+    if (answer == 2 || (answer == 0 && !save())) {
+      e->ignore();
+      return;
+    }
+  }
+  autosave_->clear();
   saveSettings();
   QMainWindow::closeEvent(e);
 }
@@ -515,6 +534,7 @@ bool MainWindow::openFile(const QString& path) {
 
 bool MainWindow::setDeformableSolver(const QString& method) {
   if (!spec_ || spec_->deformables.empty()) return false;
+  autosave_->saveNow();  // a precomputation may follow: long
   if (!method.isEmpty() && !deform::methodFromString(method.toStdString())) return false;
   auto spec = std::make_shared<MechanismSpec>(*spec_);
   for (std::size_t k = 0; k < spec->deformables.size(); ++k)
@@ -637,9 +657,10 @@ bool MainWindow::saveAs(const QString& path) {
     return false;
   }
   lastError_.clear();
-  // The saved file is the document from now on (Save writes it again).
+  // The saved file is the document from now on (Save writes it again); no copy is needed now.
   currentFile_ = QFileInfo(path).absoluteFilePath();
   setWindowModified(false);
+  autosave_->clear();
   updateTitleAndStatus();
   statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
   return true;
@@ -658,6 +679,7 @@ void MainWindow::studyDialog() {
 }
 
 StudyDialog* MainWindow::openStudy(const QString& studyFile) {
+  autosave_->saveNow();  // a study keeps every core busy
   auto* d = new StudyDialog(studyFile, this);
   if (!d->isValid()) {
     reportError(d->errorText());

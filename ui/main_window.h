@@ -32,6 +32,7 @@
 #include "core/spec_edit.h"
 #include "core/spec_path.h"
 #include "ui/export_dialog.h"
+#include "ui/autosave.h"
 #include "ui/history.h"
 #include "ui/inspector.h"
 #include "scene/picking.h"
@@ -180,6 +181,21 @@ class MainWindow : public QMainWindow {
   bool editPending() const { return pendingEdit_.id != 0; }
   /// The last edit's outcome in words ("" when accepted without remark).
   const QString& lastEditMessage() const { return lastEditMessage_; }
+  /// The comments of the file shown (Save and the autosave put them back).
+  const io::FileComments& fileComments() const { return comments_; }
+
+  // ---- no lost work (ui/autosave.h) ----
+  Autosave* autosave() const { return autosave_; }
+  /// At start: the copies sessions killed before their end left (newest first) are offered one by
+  /// one (setRecoveryHandler, else a question box); the first accepted is opened — its original
+  /// file the document, marked modified — and each one declined is removed. True when one opened.
+  bool offerRecovery();
+  using RecoveryHandler = std::function<bool(const AutosavedCopy& copy)>;
+  void setRecoveryHandler(RecoveryHandler h) { recoveryHandler_ = std::move(h); }
+  /// Closing a modified mechanism asks Save / Discard / Cancel (setCloseHandler, else a question
+  /// box); 0 Save, 1 Discard, 2 Cancel.
+  using CloseHandler = std::function<int()>;
+  void setCloseHandler(CloseHandler h) { closeHandler_ = std::move(h); }
 
   /// A frame's residual above this shows as a red status and red joint glyphs: far above the
   /// position analysis's tolerance (1e-10), so it means a constraint is really not met.
@@ -345,6 +361,9 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const MechanismSpec> gestureBefore_;  // the spec before the edit gesture in progress
   QString lastEditMessage_;
   QAction* saveAction_ = nullptr;
+  Autosave* autosave_ = nullptr;
+  RecoveryHandler recoveryHandler_;
+  CloseHandler closeHandler_;
   ErrorHandler errorHandler_;
 };
 

@@ -10,6 +10,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -20,6 +21,7 @@
 #include "core/io/load.h"
 #include "core/io/mesh.h"
 #include "core/io/parameters.h"
+#include "core/io/read_file.h"
 #include "core/io/write.h"
 #include "core/sim/part_surface.h"
 #include "ui/dof_panel.h"
@@ -514,6 +516,41 @@ bool MainWindow::deleteSelection() {
     statusBar()->showMessage(tr("Delete: %1").arg(lastEditMessage_), 10000);
     return false;
   }
+}
+
+bool MainWindow::offerRecovery() {
+  for (const AutosavedCopy& copy : Autosave::orphans()) {
+    bool open = false;
+    if (recoveryHandler_) {
+      open = recoveryHandler_(copy);
+    } else {
+      const QString what = copy.original.isEmpty() ? tr("a new mechanism") : QStringLiteral("\u201c%1\u201d").arg(copy.original);
+      open = QMessageBox::question(this, tr("Recover unsaved changes"),
+                                   tr("mechsim ended while %1 had changes that were not saved. A copy was autosaved at %2.\n\n"
+                                      "Open the autosaved copy? (No removes it.)")
+                                       .arg(what, QLocale().toString(copy.saved, QLocale::ShortFormat)),
+                                   QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+    }
+    if (!open) {
+      Autosave::discard(copy);
+      continue;
+    }
+    if (!openFile(copy.file)) return false;  // the loader said why; the copy stays for the next start
+    // The copy stands for its original: Save writes there (a new mechanism asks for a name).
+    currentFile_ = copy.original;
+    comments_ = !copy.original.isEmpty() && QFileInfo(copy.original).suffix().toLower() == "json" && QFileInfo::exists(copy.original)
+                    ? io::readComments(io::readMechanismText(copy.original.toStdString(), std::uintmax_t(1) << 30).text)
+                    : io::FileComments{};
+    setWindowModified(true);
+    updateTitleAndStatus();
+    Autosave::discard(copy);
+    autosave_->saveNow();  // this session's copy from now on
+    statusBar()->showMessage(tr("Recovered the autosaved copy of %1 (not saved yet)")
+                                 .arg(copy.original.isEmpty() ? tr("a new mechanism") : copy.original),
+                             10000);
+    return true;
+  }
+  return false;
 }
 
 bool MainWindow::save() {

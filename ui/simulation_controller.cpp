@@ -244,10 +244,12 @@ void SimulationController::takeEdit() {
 
 bool SimulationController::advance(double dt) {
   if (!data_) return false;
-  const bool dynamic = sim::isDynamic(*data_);
   const bool ok = sim::advance(*sim_, *data_, dt);
-  // A dynamic step's failure is shown once in the status bar; the last good state is kept.
-  if (dynamic) modeMessage_ = ok ? std::string() : data_->message;
+  // A failed step — the dynamics', or a pose the drivers ask for that cannot be assembled — is shown
+  // once in the status bar (the engine's message: "cannot assemble at t = …; the last good pose
+  // (t = …) is kept"); the last good state is kept. A step that succeeds clears the message (it was
+  // shown when it came: the status bar shows a frame's message when it changes).
+  modeMessage_ = ok ? std::string() : data_->message;
   return ok;
 }
 
