@@ -1044,7 +1044,11 @@ void MainWindow::updateSolverStatus() {
   }
   const double r = frame_.maxResidual();
   const bool off = r > kResidualShown || !frame_.stats.converged;
-  residualLabel_->setText(off ? tr("Residual %1 — constraints not met").arg(r, 0, 'g', 3) : tr("Residual %1").arg(r, 0, 'g', 2));
+  // A failed solve keeps (and shows) the last good pose: its residual is small, and said so.
+  const bool kept = !frame_.stats.converged && r <= kResidualShown;
+  residualLabel_->setText(kept  ? tr("Residual %1 — last good pose kept").arg(r, 0, 'g', 2)
+                          : off ? tr("Residual %1 — constraints not met").arg(r, 0, 'g', 3)
+                                : tr("Residual %1").arg(r, 0, 'g', 2));
   residualLabel_->setStyleSheet(off ? QStringLiteral("color: #d02020; font-weight: bold") : QString());
   residualLabel_->setToolTip(frame_.stats.message.empty() ? QString() : qs(frame_.stats.message));
   solverLabel_->setText(tr("Newton %1 it · %2 ms").arg(frame_.stats.iterations).arg(1e3 * frame_.stats.solveSeconds, 0, 'f', 2));

@@ -35,9 +35,9 @@
 // max|Φ_i| < tolerance. On failure (no convergence, non-finite values) q and t are restored to
 // their values on entry — the last good pose when the entry was a solution — and d.stats.message
 // says why, once for every client (the engine's stages, the command line, the GUI): "cannot assemble
-// at t = T s: the residual stalls at R after N Newton iterations (joint "J" furthest from met); the
-// last good pose (t = T0 s) is kept", naming what owns the largest |Φ_i| of Newton's last
-// (least-squares) iterate; that iterate itself is not kept.
+// at t = T s: the residual stalls at R after N Newton iterations (joint "J" furthest from met, by E);
+// the last good pose (t = T0 s) is kept", naming the joint or driver whose row has the largest
+// |Φ_i| at Newton's last (least-squares) iterate; that iterate itself is not kept.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -254,25 +254,32 @@ std::string formatValue(double v) {
   return buf;
 }
 
-/// What owns the row of phi with the largest |Φ_i| — `joint "C"`, `driver "piston"` or `the
-/// normalisation of body "rod"` (rows: the joints' in joint order, Joint::firstEquation and
-/// nEquations, then the bodies' normalisations, then the drivers', Driver::equation). phi has the
-/// rows Newton solved (the drivers' left out with PositionOptions::drivers = false).
+/// The joint or driver whose rows of phi have the largest |Φ_i|, with that value: `joint "C"
+/// furthest from met, by 3.1e-05` (rows: the joints' in joint order, Joint::firstEquation and
+/// nEquations, then the bodies' normalisations, then the drivers', Driver::equation). The
+/// normalisations |p|² − 1 are left out: they say how far the iterate's quaternions are from unit
+/// length, not which constraint the mechanism cannot meet. phi has the rows Newton solved (no
+/// drivers' with PositionOptions::drivers = false).
 std::string furthestFromMet(const Model& m, const VecX& phi) {
-  int worst = -1;
-  for (int i = 0; i < phi.size(); ++i)
-    if (std::isfinite(phi(i)) && (worst < 0 || std::abs(phi(i)) > std::abs(phi(worst)))) worst = i;
-  if (worst < 0) return "no equation";
-  // A driver's row first: a driven distance joint's own equation is the driver's.
-  for (const Driver& drv : m.drivers)
-    if (drv.equation == worst) return "driver \"" + drv.name + "\"";
+  auto isDriverRow = [&](int row) {
+    for (const Driver& drv : m.drivers)
+      if (drv.equation == row) return true;
+    return false;
+  };
+  std::string name;
+  double worst = -1;
+  auto consider = [&](int row, const char* kind, const std::string& who) {
+    if (row < 0 || row >= phi.size() || !std::isfinite(phi(row)) || !(std::abs(phi(row)) > worst)) return;
+    worst = std::abs(phi(row));
+    name = std::string(kind) + " \"" + who + "\"";
+  };
+  // A driven distance joint's own row is its driver's: the driver is named for it.
   for (const Joint& j : m.joints)
-    if (worst >= j.firstEquation && worst < j.firstEquation + j.nEquations) return "joint \"" + j.name + "\"";
-  const std::string& name = worst < static_cast<int>(m.equationNames.size()) ? m.equationNames[worst] : std::string();
-  const std::size_t colon = name.rfind(':');
-  if (colon != std::string::npos && name.compare(colon, std::string::npos, ":norm") == 0)
-    return "the normalisation of body \"" + name.substr(0, colon) + "\"";
-  return "equation \"" + name + "\"";
+    for (int r = j.firstEquation; r < j.firstEquation + j.nEquations; ++r)
+      if (!isDriverRow(r)) consider(r, "joint", j.name);
+  for (const Driver& drv : m.drivers) consider(drv.equation, "driver", drv.name);
+  if (worst < 0) return "the joints and drivers are met; the bodies' normalisations are not";
+  return name + " furthest from met, by " + formatValue(worst);
 }
 
 }  // namespace
@@ -353,7 +360,7 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
     else
       // The least-squares iterate stopped short of Φ = 0: out of reach, or too far from the start.
       msg << "cannot assemble at t = " << formatTime(t) << " s: the residual stalls at " << formatValue(residual)
-          << " after " << iterations << " Newton iterations (" << what << " furthest from met)";
+          << " after " << iterations << " Newton iterations (" << what << ")";
     msg << "; " << kept;
     st.message = msg.str();
     st.solveSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

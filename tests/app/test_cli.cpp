@@ -2,7 +2,8 @@
 // example files (fourbar.json: dof 1, 3 redundant, Grübler −2; bricard.json: Grübler 0, dof 1),
 // a bad file (exit 1, `FILE:LINE:COL: error:` on stderr), and `kinematics` (exit 0, the CSV
 // header of docs/format.md §2 "Trajectory CSV" with rates, one row per output time, finite
-// numbers), including the singular examples driven through their singular positions.
+// numbers), including the singular examples driven through their singular positions, and a driver
+// past the mechanism's reach (exit 2, the engine's message, the good rows before it).
 // `deform --vtk` writes the parts' motion as VTK XML (.vtu per state, .pvd series), read back here
 // with Qt's XML reader and checked against the run's own CSV.
 #include <QtTest>
@@ -236,6 +237,50 @@ class TestCli : public QObject {
         QVERIFY2(ok && std::isfinite(v), qPrintable(QString("row %1: '%2'").arg(k).arg(c)));
       }
       QVERIFY(std::abs(cells[0].toDouble() - (k - 1) * dt) < 1e-12);
+    }
+  }
+
+  // `kinematics` with a driver past the mechanism's reach (tests/data/good/slider_crank_unreachable.json,
+  // written for this test: the slider-crank's slider pushed out at 100 mm/s, in line at
+  // t = (450 − x0) / 100 = 0.169873 s, x0 = 100 cos 30° + sqrt(350² − 50²) mm): exit 2, the
+  // engine's message on stderr (the first output time past the reach, the joint furthest from met,
+  // the last good pose kept), and the rows before it written, every number finite, the last the
+  // pose at 0.16 s.
+  void kinematicsUnreachableDriver() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath("traj.csv");
+    const Run r = runCli({"kinematics", QStringLiteral(MECHSIM_SOURCE_DIR "/tests/data/good/slider_crank_unreachable.json"),
+                          "--t-end", "1", "--dt", "0.01", "--out", out});
+    QCOMPARE(r.exitCode, 2);
+    const double x0 = 100 * std::cos(M_PI / 6) + std::sqrt(350.0 * 350.0 - 50.0 * 50.0);
+    const int rows = static_cast<int>(std::floor((450 - x0) / 100 / 0.01)) + 1;  // t = 0 … 0.16
+    QCOMPARE(rows, 17);
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(err.startsWith("mechsim-cli: kinematics: cannot assemble at t = 0.17 s: the residual stalls at "),
+             r.err.constData());
+    QVERIFY2(err.contains("(joint \"B\" furthest from met, by "), r.err.constData());
+    QVERIFY2(err.contains(QString("; the last good pose (t = 0.16 s) is kept; wrote the %1 rows before it to ").arg(rows)),
+             r.err.constData());
+    QVERIFY2(!err.contains("diverged") && !err.contains("non-finite"), r.err.constData());
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    QVERIFY(!text.contains("nan", Qt::CaseInsensitive) && !text.contains("inf", Qt::CaseInsensitive));
+    const QStringList lines = text.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + rows);
+    const QStringList header = lines[0].split(',');
+    const int slide = static_cast<int>(header.indexOf("S"));
+    QVERIFY(slide > 0);
+    for (int k = 1; k < lines.size(); ++k) {
+      const QStringList cells = lines[k].split(',');
+      QCOMPARE(cells.size(), header.size());
+      for (const QString& c : cells) {
+        bool ok = false;
+        QVERIFY2(std::isfinite(c.toDouble(&ok)) && ok, qPrintable(QString("row %1: '%2'").arg(k).arg(c)));
+      }
+      QVERIFY(std::abs(cells[0].toDouble() - (k - 1) * 0.01) < 1e-12);
+      QVERIFY(std::abs(cells[slide].toDouble() - 0.1 * (k - 1) * 0.01) < 1e-9);  // the slider on its driver (m)
     }
   }
 

@@ -2,7 +2,8 @@
 // them coordinates.cpp): position analysis of a four-bar against Freudenstein's equation and of a
 // slider-crank against its closed form (1e-9), velocities and accelerations against the closed
 // forms, the slider-crank of paper 003 Fig. 2.1 driven through its singular position, and the
-// failure path (q restored, stats filled). On the example FILES (mechanisms/, loaded and run
+// failure path (q restored, stats filled; a driver past the mechanism's reach said so, by time and
+// joint). On the example FILES (mechanisms/, loaded and run
 // exactly as `mechsim-cli kinematics` does, geometry read from the loaded Model): fourbar.json
 // against Freudenstein and slider-crank.json against the closed form (positions 1e-9, rates from
 // the analytic derivatives); the singular mechanisms driven through their singular positions for
@@ -14,6 +15,7 @@
 
 #include "core/kinematics/equations.h"
 #include "core/kinematics/kinematics.h"
+#include "core/kinematics/workspace.h"
 #include "core/max_abs.h"
 #include "core/tolerances.h"
 #include "files.h"
@@ -170,6 +172,70 @@ class TestKinematics : public QObject {
     QVERIFY(!solvePositions(m, d, 1.0));
     QVERIFY2(d.stats.message.find("driver 'crank' is undefined at t = 1") != std::string::npos, d.stats.message.c_str());
     QVERIFY(d.q == q && d.t == 0.2);
+  }
+
+  // A driver asking for a pose the mechanism cannot reach (tests/data/good/slider_crank_unreachable.json,
+  // written for this test: the slider of slider-crank.json driven out at 100 mm/s, past the crank and
+  // rod in line), run as `mechsim-cli kinematics` runs it: the analysis fails at the first output
+  // time past the closed-form reach and says so — that time, the residual, the joint whose rows of
+  // Φ are furthest from met at Newton's last iterate, the pose kept — and keeps the last good pose.
+  void unreachableDriverSaysSo() {
+    const Model m = io::loadModel(std::string(MECHSIM_SOURCE_DIR) + "/tests/data/good/slider_crank_unreachable.json");
+    // Closed form: x = r cos θ + sqrt(l² − r² sin² θ) ≤ l + r, from x0 (θ = 30°) at v = 100 mm/s.
+    const double r = 0.1, l = 0.35, v = 0.1, th0 = M_PI / 6;
+    const double x0 = r * std::cos(th0) + std::sqrt(l * l - r * r * std::sin(th0) * std::sin(th0));
+    const double tReach = (l + r - x0) / v;  // 0.169873 s
+    const double dt = 0.01;
+    const long kFail = static_cast<long>(std::floor(tReach / dt)) + 1;  // 17: t = 0.17 s
+    QCOMPARE(kFail, 17L);
+    Data d = makeData(m);
+    VecX good, goodCoords;
+    double tGood = -1;
+    long k = 0;
+    for (; k <= 100; ++k) {
+      if (!solvePositions(m, d, k * dt)) break;
+      solveVelocities(m, d);
+      solveAccelerations(m, d);
+      updateJointCoordinates(m, d);
+      good = d.q, goodCoords = d.coords, tGood = d.t;
+    }
+    QCOMPARE(k, kFail);
+    QVERIFY(!d.stats.converged);
+    // The message: the failing time, what stalls, and the last good pose, kept exactly.
+    const QString msg = QString::fromStdString(d.stats.message);
+    char head[128], kept[128];
+    std::snprintf(head, sizeof head, "cannot assemble at t = %.9g s: the residual stalls at ", kFail * dt);
+    std::snprintf(kept, sizeof kept, "; the last good pose (t = %.9g s) is kept", (kFail - 1) * dt);
+    QVERIFY2(msg.startsWith(head), qPrintable(msg));
+    QVERIFY2(msg.endsWith(kept), qPrintable(msg));
+    QVERIFY2(msg.startsWith("cannot assemble at t = 0.17 s:") && msg.endsWith("(t = 0.16 s) is kept"), qPrintable(msg));
+    QCOMPARE(d.t, tGood);
+    QVERIFY(d.q == good);
+    QVERIFY(d.coords == goodCoords);
+    const Joint& slide = m.joints[m.findJoint("S")];
+    QVERIFY(std::abs(d.coords[slide.firstCoord] - v * tGood) < 1e-9);  // the driver met at 0.16 s
+    // The joint named: Newton's last iterate is the one started from the entry (the kept) pose —
+    // after a prediction that failed, or without one — so the same iteration from there gives it.
+    KinematicsWorkspace& ws = kinematicsWorkspace(m, d);
+    VecX q = d.q;
+    int iterations = 0;
+    double residual = 0;
+    const PositionOptions opt;
+    QVERIFY(!kin::newton(m, ws, q, kFail * dt, true, opt.maxIterations, opt.tolerance, iterations, residual));
+    Data e = d;
+    e.q = q;
+    e.t = kFail * dt;
+    constraintResidual(m, e);
+    int worstJoint = -1;
+    double worst = 0;
+    for (int j = 0; j < static_cast<int>(m.joints.size()); ++j)
+      for (int i = m.joints[j].firstEquation; i < m.joints[j].firstEquation + m.joints[j].nEquations; ++i)
+        if (std::abs(e.phi[i]) > worst) worst = std::abs(e.phi[i]), worstJoint = j;
+    QVERIFY(worstJoint >= 0 && std::abs(e.phi[m.drivers[0].equation]) < worst);
+    const QString joint = QString("(joint \"%1\" furthest from met, by ").arg(m.joints[worstJoint].name.c_str());
+    QVERIFY2(msg.contains(joint), qPrintable(msg + " / expected " + joint));
+    QVERIFY2(msg.contains(QString("stalls at %1 after").arg(residual, 0, 'g', 3)), qPrintable(msg));
+    QVERIFY2(msg.contains("(joint \"B\" furthest from met"), qPrintable(msg));  // crank–rod, as found
   }
 
   // Φ's max-norm must not hide a NaN (Eigen's vectorised maxCoeff keeps the other operand).

@@ -2,7 +2,8 @@
 // mechanisms: makeData assembles the file (Φ = 0); a slider move meets its value exactly; bad
 // requests are refused with a message and change nothing; a handle drag reaches its target and the
 // drivers then hold the pose; time advances along the drivers' expressions; restore puts a state
-// back; dynamic mode keeps the pendulum's energy; one Model serves two Datas on two threads with
+// back; a driver past the mechanism's reach fails with the analysis's message and keeps the last
+// good state; dynamic mode keeps the pendulum's energy; one Model serves two Datas on two threads with
 // the same results as one thread.
 #include <QtTest>
 
@@ -140,6 +141,41 @@ class TestSimEngine : public QObject {
     sim::State wrong = start;
     wrong.q.resize(3);
     QVERIFY(!sim::restore(m, d, wrong));
+  }
+
+  void unreachableDriverKeepsTheLastGoodPose() {
+    // tests/data/good/slider_crank_unreachable.json (written for the clear-failure tests): the
+    // slider driven out at 100 mm/s reaches the crank and rod in line at t = (0.45 − x0) / 0.1 s =
+    // 0.169873 s (x0 = 0.1 cos 30° + sqrt(0.35² − 0.05²) m). Advanced to the output times k·0.01 s
+    // as the command line does, the first past it (0.17 s) fails: Data::message is the analysis's own
+    // ("cannot assemble at t = 0.17 s: …; the last good pose (t = 0.16 s) is kept") and the state
+    // (q, rates, coordinates, time) is that of the last good row; trying again changes nothing.
+    sim::Options o;
+    o.rangeBudgetSeconds = 0.1;
+    const sim::Model m =
+        io::loadEngine(std::string(MECHSIM_SOURCE_DIR "/tests/data/good/slider_crank_unreachable.json"), o);
+    const double x0 = 0.1 * std::cos(M_PI / 6) + std::sqrt(0.35 * 0.35 - 0.05 * 0.05);
+    const long kFail = static_cast<long>(std::floor((0.45 - x0) / 0.1 / 0.01)) + 1;
+    sim::Data d = sim::makeData(m);
+    mechsim::Data good = d.rigid;
+    long k = 1;
+    for (; k <= 100 && sim::advanceTo(m, d, k * 0.01); ++k) good = d.rigid;
+    QCOMPARE(k, kFail);
+    const QString msg = QString::fromStdString(d.message);
+    QVERIFY2(msg.startsWith("cannot assemble at t = 0.17 s: the residual stalls at "), qPrintable(msg));
+    QVERIFY2(msg.contains("(joint \"B\" furthest from met, by "), qPrintable(msg));
+    QVERIFY2(msg.endsWith("; the last good pose (t = 0.16 s) is kept"), qPrintable(msg));
+    QCOMPARE(d.message, d.rigid.stats.message);  // one message, the engine's
+    for (int again = 0; again < 2; ++again) {
+      QCOMPARE(d.t(), good.t);
+      QVERIFY(d.rigid.q == good.q && d.rigid.qd == good.qd && d.rigid.qdd == good.qdd);
+      QVERIFY(d.rigid.coords == good.coords);
+      QVERIFY(residual(d) < 1e-10);
+      QVERIFY(!sim::advance(m, d, 0.01));
+    }
+    const sim::Frame f = sim::frame(m, d);
+    QCOMPARE(f.t, good.t);
+    QVERIFY(f.q == good.q);
   }
 
   void dynamicModeKeepsThePendulumsEnergy() {

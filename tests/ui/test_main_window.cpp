@@ -1,5 +1,6 @@
 // tests/ui/test_main_window.cpp — ui/main_window.cpp: opening files, the model tree, title and
-// status, load errors (the open mechanism stays), drag-and-drop, recent files, view toggles.
+// status, load errors (the open mechanism stays), drag-and-drop, recent files, view toggles, and
+// play stopped by a driver past the mechanism's reach (the last good pose kept, the status bar says why).
 #include <QtTest>
 
 #include <QAction>
@@ -86,6 +87,7 @@ class TestMainWindow : public QObject {
   void dragAndDropOpens();
   void recentFiles();
   void viewToggles();
+  void playStopsWhereTheDriversCannotReach();
 
  private:
   /// Sends w's errors to `errors`, opens the pendulum in it and shows it; false if a step fails.
@@ -342,6 +344,44 @@ void TestMainWindow::viewToggles() {
   // Shortcuts of the menu.
   QCOMPARE(findAction(&w, "Fit to View")->shortcut(), QKeySequence(Qt::Key_F));
   QCOMPARE(findAction(&w, "Open…")->shortcut(), QKeySequence(QKeySequence::Open));
+}
+
+void TestMainWindow::playStopsWhereTheDriversCannotReach() {
+  // tests/data/good/slider_crank_unreachable.json (written for the clear-failure tests): the slider
+  // driven out at 100 mm/s is in line with crank and rod at t = (450 − x0) / 100 = 0.169873 s
+  // (x0 = 100 cos 30° + sqrt(350² − 50²) mm). Play advances 1/60 s a tick (speed 1): the first
+  // tick past the reach fails, play stops, the mechanism stays at the pose of the tick before and
+  // the status bar shows the engine's message.
+  MainWindow w;
+  QStringList errors;
+  w.setErrorHandler([&errors](const QString& m) { errors << m; });
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QVERIFY(openAndWait(w, QStringLiteral(MECHSIM_SOURCE_DIR "/tests/data/good/slider_crank_unreachable.json")));
+  const double x0 = 100 * std::cos(M_PI / 6) + std::sqrt(350.0 * 350.0 - 50.0 * 50.0);
+  const double reach = (450 - x0) / 100;
+  double good = 0, bad = 0;  // the controller's times: t + 1/60, tick by tick
+  while (bad <= reach) good = bad, bad += SimulationController::kTick;
+  QAction* play = findAction(&w, "Play");
+  QVERIFY(play);
+  play->trigger();
+  QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > 0 && !w.currentFrame().playing, 20000);
+  waitIdle(w);
+  const Frame& f = w.currentFrame();
+  QCOMPARE(f.t, good);
+  QVERIFY(!f.stats.converged);
+  QVERIFY2(f.maxResidual() < 1e-9, qPrintable(QString::number(f.maxResidual())));  // the kept pose is solved
+  const Model& m = *w.model();
+  const int slide = m.joints[m.findJoint("S")].firstCoord;
+  QVERIFY(std::abs(f.coords[slide] - 0.1 * good) < 1e-9);  // on its driver at the last good time
+  char head[96], kept[96];
+  std::snprintf(head, sizeof head, "cannot assemble at t = %.9g s: the residual stalls at ", bad);
+  std::snprintf(kept, sizeof kept, "; the last good pose (t = %.9g s) is kept", good);
+  const QString msg = w.statusBar()->currentMessage();
+  QVERIFY2(msg.startsWith(head) && msg.endsWith(kept) && msg.contains("(joint \"B\" furthest from met"),
+           qPrintable(msg));
+  QCOMPARE(msg, QString::fromStdString(f.stats.message));
+  QVERIFY2(errors.isEmpty(), qPrintable(errors.join("; ")));
 }
 
 int main(int argc, char** argv) {
