@@ -76,6 +76,8 @@ Inspector::Inspector(QWidget* parent) : QWidget(parent) {
   body_ = new QWidget;
   form_ = new QFormLayout(body_);
   form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  // A narrow dock puts a field under its label rather than squeezing it.
+  form_->setRowWrapPolicy(QFormLayout::WrapLongRows);
   form_->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(body_);
   layout->addStretch(1);
@@ -291,7 +293,7 @@ void Inspector::build() {
       addField(optional(add("mass", tr("Mass (kg)"), Type::Number), tr("from the shapes")));
       addField(optional(add("density", tr("Density (kg/m³)"), Type::Number), tr("1000 (default)")));
       addField(add("com", tr("Centre of mass"), Type::Numbers, Unit::Length, 3));
-      addField(optional(add("inertia", tr("Inertia Ixx Iyy Izz Ixy Ixz Iyz"), Type::Numbers, Unit::Inertia, 6), tr("from the shapes")));
+      addField(optional(add("inertia", tr("Inertia"), Type::Numbers, Unit::Inertia, 6), tr("Ixx, Iyy, Izz, Ixy, Ixz, Iyz: from the shapes")));
       addField(add("color", tr("Colour"), Type::Text));
       const QStringList types{"box", "cylinder", "sphere", "capsule", "mesh", "plane"};
       for (std::size_t k = 0; k < b->shapes.size(); ++k) {

@@ -483,7 +483,12 @@ bool MainWindow::openFile(const QString& path) {
       load->model = std::make_shared<const Model>(io::compileSpec(*s));
       load->surfaces = sim::restSurfaces(*s);
       load->spec = std::move(s);
-      if (QFileInfo(path).suffix().toLower() == "json") load->comments = io::readComments(io::readMechanismText(path.toStdString(), std::uintmax_t(1) << 30).text);
+      // Its comments, for Save; a file whose comments cannot be taken still opens (Save drops them).
+      if (QFileInfo(path).suffix().toLower() == "json") try {
+          load->comments = io::readComments(io::readMechanismText(path.toStdString(), std::uintmax_t(1) << 30).text);
+        } catch (const std::exception&) {
+          load->comments = io::FileComments{};
+        }
     } catch (const io::LoadError& e) {
       load->error = QString::fromStdString(e.what());
     } catch (const std::exception& e) {

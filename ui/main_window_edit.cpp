@@ -21,7 +21,6 @@
 #include "core/io/load.h"
 #include "core/io/mesh.h"
 #include "core/io/parameters.h"
-#include "core/io/read_file.h"
 #include "core/io/write.h"
 #include "core/sim/part_surface.h"
 #include "ui/dof_panel.h"
@@ -192,7 +191,12 @@ bool MainWindow::editValue(const QString& path, const SpecValue& value, const QS
   EditOrigin origin;
   origin.field = path;
   const QStringList parts = path.split('.');
-  origin.text = tr("Set %1 %2").arg(parts.size() > 2 ? parts[parts.size() - 2] : path, label.isEmpty() ? parts.last() : label.toLower());
+  // "Set B point", "Set crank shape 0 length", "Set c0 stiffness": the item's name, then the field.
+  const int item = parts.value(0) == "dynamics" ? 2 : 1;
+  QString where = parts.value(item, path);
+  if (parts.size() > item + 3 && (parts[item + 1] == "shapes" || parts[item + 1] == "visuals"))
+    where += QStringLiteral(" %1 %2").arg(parts[item + 1] == "shapes" ? tr("shape") : tr("visual"), parts[item + 2]);
+  origin.text = tr("Set %1 %2").arg(where, label.isEmpty() ? parts.last() : label.toLower());
   try {
     setSpecValue(*spec, path.toStdString(), value);
   } catch (const std::exception& e) {
@@ -538,9 +542,7 @@ bool MainWindow::offerRecovery() {
     if (!openFile(copy.file)) return false;  // the loader said why; the copy stays for the next start
     // The copy stands for its original: Save writes there (a new mechanism asks for a name).
     currentFile_ = copy.original;
-    comments_ = !copy.original.isEmpty() && QFileInfo(copy.original).suffix().toLower() == "json" && QFileInfo::exists(copy.original)
-                    ? io::readComments(io::readMechanismText(copy.original.toStdString(), std::uintmax_t(1) << 30).text)
-                    : io::FileComments{};
+    // (The copy was written with the original's comments: openFile took them from it for Save.)
     setWindowModified(true);
     updateTitleAndStatus();
     Autosave::discard(copy);
