@@ -269,6 +269,11 @@ class MainWindow : public QMainWindow {
   void refused(const EditOrigin& origin, const QString& message);
   /// The spec at the pose shown (what a tool that clicks in the view builds on: ui/pose_spec.h).
   MechanismSpec specHere() const;
+  /// A building step: `change` edits specHere() and says what it did; a throw is refused in the
+  /// status bar ("WHAT: why"), else the edit goes to the controller.
+  bool build(const QString& what, const std::function<EditOrigin(MechanismSpec&)>& change);
+  /// The origin of an item added: the undo text (TEXT with %1 the name), the item selected after.
+  static EditOrigin added(SpecKind kind, const std::string& name, const QString& text);
   void onPicked(const std::optional<PickHit>& hit);
   void buildEditMenus(QMenu* file, QMenu* edit, QMenu* mech);
   void buildEditDocks();

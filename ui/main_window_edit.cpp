@@ -338,6 +338,27 @@ MechanismSpec MainWindow::specHere() const {
 
 // ---- building ----
 
+bool MainWindow::build(const QString& what, const std::function<EditOrigin(MechanismSpec&)>& change) {
+  // On the spec at the pose shown: what was clicked is where it is now.
+  MechanismSpec spec = specHere();
+  EditOrigin o;
+  try {
+    o = change(spec);
+  } catch (const std::exception& e) {
+    lastEditMessage_ = QString::fromStdString(e.what());
+    statusBar()->showMessage(tr("%1: %2").arg(what, lastEditMessage_), 10000);
+    return false;
+  }
+  return requestSpec(std::make_shared<MechanismSpec>(std::move(spec)), std::move(o));
+}
+
+MainWindow::EditOrigin MainWindow::added(SpecKind kind, const std::string& name, const QString& text) {
+  EditOrigin o;
+  o.text = text.arg(qs(name));
+  o.selectAfter = SpecItem{kind, name};
+  return o;
+}
+
 void MainWindow::newMechanism() {
   cancelTool();
   auto spec = std::make_shared<MechanismSpec>(newMechanismSpec());
@@ -361,38 +382,25 @@ void MainWindow::newMechanism() {
 
 QString MainWindow::addBody(ShapeType type) {
   if (!spec_) newMechanism();
-  MechanismSpec spec = specHere();
   // At the view's centre, sized to the view (a tenth of what it spans), in round numbers.
   const double size = std::max(0.01, std::pow(10.0, std::round(std::log10(0.25 * viewport_->camera().distance))));
   std::string name;
-  try {
+  const bool ok = build(tr("Add body"), [&](MechanismSpec& spec) {
     name = mechsim::addBody(spec, type, viewport_->camera().target, size);
-  } catch (const std::exception& e) {
-    statusBar()->showMessage(tr("Add body: %1").arg(QString::fromStdString(e.what())), 10000);
-    return {};
-  }
-  EditOrigin o;
-  o.text = tr("Add body %1").arg(qs(name));
-  o.selectAfter = SpecItem{SpecKind::Body, name};
-  return requestSpec(std::make_shared<MechanismSpec>(std::move(spec)), o) ? qs(name) : QString();
+    return added(SpecKind::Body, name, tr("Add body %1"));
+  });
+  return ok ? qs(name) : QString();
 }
 
 QString MainWindow::addMeshBody(const QString& path) {
   if (!spec_) newMechanism();
-  MechanismSpec spec = specHere();
   std::string name;
-  try {
+  const bool ok = build(tr("Add body"), [&](MechanismSpec& spec) {
     const std::string abs = QFileInfo(path).absoluteFilePath().toStdString();
     name = mechsim::addMeshBody(spec, abs, abs, io::loadMeshFile(abs), viewport_->camera().target);
-  } catch (const std::exception& e) {
-    statusBar()->showMessage(tr("Add body: %1").arg(QString::fromStdString(e.what())), 10000);
-    lastEditMessage_ = QString::fromStdString(e.what());
-    return {};
-  }
-  EditOrigin o;
-  o.text = tr("Add body %1").arg(qs(name));
-  o.selectAfter = SpecItem{SpecKind::Body, name};
-  return requestSpec(std::make_shared<MechanismSpec>(std::move(spec)), o) ? qs(name) : QString();
+    return added(SpecKind::Body, name, tr("Add body %1"));
+  });
+  return ok ? qs(name) : QString();
 }
 
 void MainWindow::beginJointTool(JointType type) {
@@ -427,24 +435,18 @@ void MainWindow::onPicked(const std::optional<PickHit>& hit) {
   const auto bodyOf = [&](const PickHit& h) -> std::string {
     return h.body >= 0 && h.body < static_cast<int>(model_->bodies.size()) ? model_->bodies[h.body].name : std::string();
   };
-  auto finish = [this](MechanismSpec spec, EditOrigin o) {
+  // The tool ends with its click, whatever the step comes to.
+  auto finish = [this] {
     tool_ = Tool{};
     viewport_->setMouseHook(dragHandler_);
     viewport_->unsetCursor();
-    requestSpec(std::make_shared<MechanismSpec>(std::move(spec)), std::move(o));
   };
   if (tool_.kind == Tool::Handle) {
     if (!hit || bodyOf(*hit).empty()) return;
-    MechanismSpec spec = specHere();
-    try {
-      const std::string name = mechsim::addHandle(spec, bodyOf(*hit), hit->point);
-      EditOrigin o;
-      o.text = tr("Add handle %1").arg(qs(name));
-      o.selectAfter = SpecItem{SpecKind::Handle, name};
-      finish(std::move(spec), o);
-    } catch (const std::exception& e) {
-      statusBar()->showMessage(tr("Add handle: %1").arg(QString::fromStdString(e.what())), 10000);
-    }
+    finish();
+    build(tr("Add handle"), [&](MechanismSpec& spec) {
+      return added(SpecKind::Handle, mechsim::addHandle(spec, bodyOf(*hit), hit->point), tr("Add handle %1"));
+    });
     return;
   }
   if (tool_.step == 0) {
@@ -468,18 +470,12 @@ void MainWindow::onPicked(const std::optional<PickHit>& hit) {
     return;
   }
   if (!hit || bodyOf(*hit).empty()) return;
-  MechanismSpec spec = specHere();
-  try {
-    const std::string name = mechsim::addJoint(spec, tool_.type, tool_.body1, bodyOf(*hit), hit->point, snappedAxis(hit->normal));
-    EditOrigin o;
-    o.text = tr("Add joint %1").arg(qs(name));
-    o.selectAfter = SpecItem{SpecKind::Joint, name};
-    finish(std::move(spec), o);
-  } catch (const std::exception& e) {
-    statusBar()->showMessage(tr("Add joint: %1").arg(QString::fromStdString(e.what())), 10000);
-    lastEditMessage_ = QString::fromStdString(e.what());
-    cancelTool();
-  }
+  const Tool tool = tool_;
+  finish();
+  build(tr("Add joint"), [&](MechanismSpec& spec) {
+    return added(SpecKind::Joint, mechsim::addJoint(spec, tool.type, tool.body1, bodyOf(*hit), hit->point, snappedAxis(hit->normal)),
+                 tr("Add joint %1"));
+  });
 }
 
 bool MainWindow::addDriverToSelection() {
@@ -493,33 +489,20 @@ bool MainWindow::addDriverToSelection() {
   const bool turns = t == JointType::Revolute || t == JointType::Cylindrical || t == JointType::Spherical ||
                      t == JointType::Universal;
   const std::string expr = !turns ? "0" : spec_->units.angle == "deg" ? "360 * t" : "2 * pi * t";
-  MechanismSpec spec = specHere();
-  try {
-    const std::string name = mechsim::addDriver(spec, selection_->name, expr);
-    EditOrigin o;
-    o.text = tr("Add driver %1").arg(qs(name));
-    o.selectAfter = SpecItem{SpecKind::Driver, name};
-    return requestSpec(std::make_shared<MechanismSpec>(std::move(spec)), o);
-  } catch (const std::exception& e) {
-    lastEditMessage_ = QString::fromStdString(e.what());
-    statusBar()->showMessage(tr("Add driver: %1").arg(lastEditMessage_), 10000);
-    return false;
-  }
+  const std::string joint = selection_->name;
+  return build(tr("Add driver"), [&](MechanismSpec& spec) {
+    return added(SpecKind::Driver, mechsim::addDriver(spec, joint, expr), tr("Add driver %1"));
+  });
 }
 
 bool MainWindow::deleteSelection() {
   if (!spec_ || !selection_) return false;
-  MechanismSpec spec = specHere();
-  try {
-    const std::vector<RemovedItem> removed = removeItem(spec, selection_->kind, selection_->name);
+  const SpecItem item = *selection_;
+  return build(tr("Delete"), [&](MechanismSpec& spec) {
     EditOrigin o;
-    o.text = tr("Delete %1").arg(qs(describeRemoved(removed)));
-    return requestSpec(std::make_shared<MechanismSpec>(std::move(spec)), o);
-  } catch (const std::exception& e) {
-    lastEditMessage_ = QString::fromStdString(e.what());
-    statusBar()->showMessage(tr("Delete: %1").arg(lastEditMessage_), 10000);
-    return false;
-  }
+    o.text = tr("Delete %1").arg(qs(describeRemoved(removeItem(spec, item.kind, item.name))));
+    return o;
+  });
 }
 
 bool MainWindow::offerRecovery() {
