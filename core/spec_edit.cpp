@@ -47,14 +47,9 @@ std::vector<std::string> namesOf(const MechanismSpec& spec, SpecKind kind) {
   return n;
 }
 
-bool has(const MechanismSpec& spec, SpecKind kind, const std::string& name) {
-  const auto n = namesOf(spec, kind);
-  return std::find(n.begin(), n.end(), name) != n.end();
-}
-
 /// "no body named 'x' (there are: a, b)" unless there is one.
 void requireItem(const MechanismSpec& spec, SpecKind kind, const std::string& name) {
-  if (has(spec, kind, name)) return;
+  if (hasItem(spec, kind, name)) return;
   const auto n = namesOf(spec, kind);
   std::string list;
   for (std::size_t i = 0; i < n.size() && i < 12; ++i) list += (i ? ", " : "") + n[i];
@@ -187,6 +182,11 @@ std::string pushBody(MechanismSpec& spec, const Vec3& position, ShapeSpec shape)
 }
 
 }  // namespace
+
+bool hasItem(const MechanismSpec& spec, SpecKind kind, const std::string& name) {
+  const auto n = namesOf(spec, kind);
+  return std::find(n.begin(), n.end(), name) != n.end();
+}
 
 const char* toString(SpecKind kind) {
   switch (kind) {
@@ -340,7 +340,7 @@ void renameItem(MechanismSpec& spec, SpecKind kind, const std::string& name, con
   requireItem(spec, kind, name);
   if (newName.empty()) refuse("a name must not be empty");
   if (newName == name) return;
-  if (has(spec, kind, newName)) refuse(std::string("a ") + toString(kind) + " named '" + newName + "' already exists");
+  if (hasItem(spec, kind, newName)) refuse(std::string("a ") + toString(kind) + " named '" + newName + "' already exists");
   // The checks are done: from here on nothing throws but allocation.
   nameField(spec, kind, name) = newName;
   forEachReference(spec, kind, [&](std::string& ref) {

@@ -20,6 +20,9 @@ namespace mechsim {
 /// joint springs and motors.
 enum class SpecKind { Body, Joint, Driver, Handle, Deformable, Spring, JointSpring, Motor };
 
+/// The spec has an item of `kind` named `name`.
+bool hasItem(const MechanismSpec& spec, SpecKind kind, const std::string& name);
+
 /// "body", "joint", "driver", "handle", "deformable part", "spring", "joint spring", "motor".
 const char* toString(SpecKind kind);
 

@@ -361,15 +361,19 @@ void MainWindow::buildMenus() {
   help->addAction(tr("&About mechsim"), this, &MainWindow::about);
 }
 
+QDockWidget* MainWindow::addDock(const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area) {
+  auto* d = new QDockWidget(title, this);
+  d->setObjectName(name);
+  d->setWidget(w);
+  addDockWidget(area, d);
+  viewMenu_->addAction(d->toggleViewAction());
+  docks_.push_back(d);
+  return d;
+}
+
 void MainWindow::buildDocks() {
-  auto dock = [&](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area) {
-    auto* d = new QDockWidget(title, this);
-    d->setObjectName(name);
-    d->setWidget(w);
-    addDockWidget(area, d);
-    viewMenu_->addAction(d->toggleViewAction());
-    docks_.push_back(d);
-    return d;
+  auto dock = [this](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area) {
+    return addDock(title, name, w, area);
   };
   // The model tree.
   tree_ = new QTreeWidget;

@@ -229,6 +229,8 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void buildDocks();
+  /// A dock of `w` (objectName `name`, for the saved layout), listed in the View menu.
+  QDockWidget* addDock(const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area);
   void onFrame(const Frame& frame);
   void onModelInfo(const ModelInfo& info);
   void showFrame(const Frame& frame, bool fit);
@@ -266,6 +268,8 @@ class MainWindow : public QMainWindow {
   };
   bool requestSpec(std::shared_ptr<const MechanismSpec> spec, EditOrigin origin);
   void onEditDone(const EditResult& result);
+  /// Ends the edit gesture when `origin` is its last edit: one undo command for it, if it changed the spec.
+  void closeGesture(const EditOrigin& origin);
   void refused(const EditOrigin& origin, const QString& message);
   /// The spec at the pose shown (what a tool that clicks in the view builds on: ui/pose_spec.h).
   MechanismSpec specHere() const;

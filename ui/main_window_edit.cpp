@@ -109,17 +109,11 @@ void MainWindow::buildEditMenus(QMenu* file, QMenu* edit, QMenu* mech) {
 
 void MainWindow::buildEditDocks() {
   // Two docks of scrolled panels: the inspector under the model tree, the parameters under the sliders.
-  auto scrolled = [this](const QString& title, const char* name, QWidget* panel, Qt::DockWidgetArea area) -> QDockWidget* {
+  auto scrolled = [this](const QString& title, const char* name, QWidget* panel, Qt::DockWidgetArea area) {
     auto* scroll = new QScrollArea;
     scroll->setWidget(panel);
     scroll->setWidgetResizable(true);
-    auto* d = new QDockWidget(title, this);
-    d->setObjectName(name);
-    d->setWidget(scroll);
-    addDockWidget(area, d);
-    viewMenu_->addAction(d->toggleViewAction());
-    docks_.push_back(d);
-    return d;
+    return addDock(title, name, scroll, area);
   };
   inspector_ = new Inspector;
   QDockWidget* inspectorDock = scrolled(tr("Inspector"), "inspectorDock", inspector_, Qt::LeftDockWidgetArea);
@@ -254,15 +248,21 @@ void MainWindow::refused(const EditOrigin& origin, const QString& message) {
   }
   statusBar()->showMessage(tr("%1 refused: %2").arg(origin.text, message), 10000);
   // A refused end of a gesture closes it (what was accepted before it stays one command).
-  if (origin.final && gestureBefore_ && gestureBefore_ != spec_ && !origin.undoing)
+  closeGesture(origin);
+  emit editFinished(false, message);
+}
+
+void MainWindow::closeGesture(const EditOrigin& origin) {
+  if (!origin.final) return;
+  // The gesture's one undo command, from the spec before it to the one shown now (if it changed).
+  if (!origin.undoing && gestureBefore_ && gestureBefore_ != spec_)
     undo_->push(new SpecCommand(origin.text, gestureBefore_, spec_, [this](const SpecCommand::Spec& s) {
       EditOrigin o;
       o.text = tr("Undo");
       o.undoing = true;
       requestSpec(s, o);
     }));
-  if (origin.final) gestureBefore_.reset();
-  emit editFinished(false, message);
+  gestureBefore_.reset();
 }
 
 void MainWindow::onEditDone(const EditResult& r) {
@@ -292,21 +292,7 @@ void MainWindow::onEditDone(const EditResult& r) {
   setWindowModified(true);
   // The selection: the new item, else the same item if it is still there.
   std::optional<SpecItem> sel = origin.selectAfter ? origin.selectAfter : selection_;
-  if (sel) {
-    const std::string& n = sel->name;
-    bool exists = false;
-    switch (sel->kind) {
-      case SpecKind::Body: exists = indexOf(spec_->bodies, n) >= 0; break;
-      case SpecKind::Joint: exists = indexOf(spec_->joints, n) >= 0; break;
-      case SpecKind::Driver: exists = indexOf(spec_->drivers, n) >= 0; break;
-      case SpecKind::Handle: exists = indexOf(spec_->handles, n) >= 0; break;
-      case SpecKind::Deformable: exists = indexOf(spec_->deformables, n) >= 0; break;
-      case SpecKind::Spring: exists = indexOf(spec_->dynamics.springs, n) >= 0; break;
-      case SpecKind::JointSpring: exists = indexOf(spec_->dynamics.jointSprings, n) >= 0; break;
-      case SpecKind::Motor: exists = indexOf(spec_->dynamics.motors, n) >= 0; break;
-    }
-    if (!exists) sel.reset();
-  }
+  if (sel && !hasItem(*spec_, sel->kind, sel->name)) sel.reset();
   // The fields are rebuilt when what they are changes (another item, a type, a name), else re-read.
   const bool rebuild = sel != selection_ || origin.field.isEmpty() || origin.field.endsWith(".type") ||
                        origin.field.endsWith(".name");
@@ -320,14 +306,7 @@ void MainWindow::onEditDone(const EditResult& r) {
   updateTitleAndStatus();
   if (!r.message.empty()) statusBar()->showMessage(qs(r.message), 10000);
   else statusBar()->showMessage(tr("%1: re-assembled").arg(origin.text), 3000);
-  if (origin.final && !origin.undoing && gestureBefore_ && gestureBefore_ != spec_)
-    undo_->push(new SpecCommand(origin.text, gestureBefore_, spec_, [this](const SpecCommand::Spec& s) {
-      EditOrigin o;
-      o.text = tr("Undo");
-      o.undoing = true;
-      requestSpec(s, o);
-    }));
-  if (origin.final) gestureBefore_.reset();
+  closeGesture(origin);
   emit editFinished(true, lastEditMessage_);
 }
 

@@ -196,6 +196,7 @@ void SimulationController::takeEdit() {
     if (!next) return;
   }
   auto data = std::make_unique<sim::Data>(sim::makeData(*next));
+  const sim::State start = sim::state(*next, *data);  // the new model's assembled start (reset)
   // The pose reached (slider values, drags, time) is kept when the coordinates are the same: the
   // new mechanism is solved there, from the old positions (the same assembly branch). An edit it
   // cannot be solved at is refused (SolveSpace's unsolvable dimension), the old one stays.
@@ -234,10 +235,7 @@ void SimulationController::takeEdit() {
   info.hasSpec = sim_->spec && sim_->free;
   info.message = sim_->message;
   pendingDof_.assign(sim_->dofs.size(), std::nullopt);
-  {
-    auto start = std::make_unique<sim::Data>(sim::makeData(*sim_));
-    initial_ = sim::state(*sim_, *start);
-  }
+  initial_ = start;
   emit modelInfoReady(info);
   publish(true, true);
 }
