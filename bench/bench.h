@@ -73,4 +73,10 @@ int runContact(std::ostream& out, bool csv, bool quick);
 /// mechsim-cli program) beside `help` as a process and beside the check's work in-process.
 int runStartup(std::ostream& out, bool csv, const std::string& sourceDir, const std::string& self);
 
+/// `bench scale` (bench_scale.cpp): load, check, engine build, a kinematics sample and a dynamics
+/// step of generated chains and ladders of N = 100 … 10 000 bodies (`quick`: ≤ 1 000), each in a
+/// child process with its peak memory, and the growth exponent between sizes. A `writeDir` writes
+/// the mechanisms there as native files instead (FAMILY-N.json). Returns the exit status.
+int runScale(std::ostream& out, bool csv, bool quick, const std::string& writeDir = "");
+
 }  // namespace mechsim::bench

@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <set>
+#include <unordered_map>
 
 #include "core/kinematics/assembly.h"
 #include "core/mass_properties.h"
@@ -198,6 +199,15 @@ Model compile(const MechanismSpec& spec, const std::vector<std::function<double(
     m.q0.segment<4>(b.qIndex + 3) << o.w(), o.x(), o.y(), o.z();
   }
 
+  // Names to indices (Model::findBody is a linear search: per joint it made compile quadratic in
+  // the number of bodies).
+  std::unordered_map<std::string, int> bodyIndex;
+  for (int i = 0; i < static_cast<int>(m.bodies.size()); ++i) bodyIndex.emplace(m.bodies[i].name, i);
+  auto findBody = [&](const std::string& name) {
+    const auto it = bodyIndex.find(name);
+    return it == bodyIndex.end() ? -1 : it->second;
+  };
+
   // ---- 2. Joints ----
   names.clear();
   double lengthScale = 0;
@@ -208,9 +218,9 @@ Model compile(const MechanismSpec& spec, const std::vector<std::function<double(
     Joint j;
     j.name = js.name;
     j.type = js.type;
-    j.body1 = m.findBody(js.body1);
+    j.body1 = findBody(js.body1);
     if (j.body1 < 0) throw SpecError(at("joints", i, "body1"), "unknown body '" + js.body1 + "'");
-    j.body2 = m.findBody(js.body2);
+    j.body2 = findBody(js.body2);
     if (j.body2 < 0) throw SpecError(at("joints", i, "body2"), "unknown body '" + js.body2 + "'");
     if (j.body1 == j.body2) throw SpecError(at("joints", i, "body2"), "a joint needs two different bodies ('" + js.body2 + "' twice)");
     if (m.bodies[j.body1].fixed && m.bodies[j.body2].fixed)
@@ -270,6 +280,8 @@ Model compile(const MechanismSpec& spec, const std::vector<std::function<double(
   m.lengthScale = lengthScale > tol::kLengthEps ? lengthScale : 1.0;
 
   // ---- 3. Drivers ----
+  std::unordered_map<std::string, int> jointIndex;
+  for (int i = 0; i < static_cast<int>(m.joints.size()); ++i) jointIndex.emplace(m.joints[i].name, i);
   names.clear();
   std::set<std::pair<int, int>> driven;
   for (size_t i = 0; i < spec.drivers.size(); ++i) {
@@ -277,7 +289,8 @@ Model compile(const MechanismSpec& spec, const std::vector<std::function<double(
     Driver d;
     d.name = ds.name.empty() ? ds.joint : ds.name;
     if (!names.insert(d.name).second) throw SpecError(at("drivers", i, "name"), "duplicate driver name '" + d.name + "'");
-    d.joint = m.findJoint(ds.joint);
+    const auto ji = jointIndex.find(ds.joint);
+    d.joint = ji == jointIndex.end() ? -1 : ji->second;
     if (d.joint < 0) throw SpecError(at("drivers", i, "joint"), "unknown joint '" + ds.joint + "'");
     const Joint& joint = m.joints[d.joint];
     if (joint.nCoords == 0) throw SpecError(at("drivers", i, "joint"), "joint '" + ds.joint + "' (" + toString(joint.type) + ") has no coordinate to drive");
@@ -325,7 +338,7 @@ Model compile(const MechanismSpec& spec, const std::vector<std::function<double(
     const HandleSpec& hs = spec.handles[i];
     Handle h;
     h.name = hs.name;
-    h.body = m.findBody(hs.body);
+    h.body = findBody(hs.body);
     if (h.body < 0) throw SpecError(at("handles", i, "body"), "unknown body '" + hs.body + "'");
     const Pose& P = m.bodies[h.body].pose0;
     h.local = P.orientation.conjugate() * (hs.point - P.position);

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Configures and builds mechsim into BUILD_DIR (default build/, or build-asan/ with --sanitize).
-# Usage: scripts/build.sh [--sanitize] [extra cmake -D options]
+# Usage: scripts/build.sh [--sanitize] [--no-gui] [extra cmake -D options]
+#   --no-gui: without the GUI, the Python package and the CUDA backend (core, io, the command line,
+#   the fuzz replays and their tests): what CI builds a second time under the sanitizers.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sanitize=OFF
@@ -8,6 +10,7 @@ extra=()
 for a in "$@"; do
   case "$a" in
     --sanitize) sanitize=ON ;;
+    --no-gui) extra+=(-DMECHSIM_BUILD_GUI=OFF -DMECHSIM_PYTHON=OFF -DMECHSIM_CUDA=OFF) ;;
     *) extra+=("$a") ;;
   esac
 done

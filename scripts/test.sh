@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One command on a fresh Debian 12 machine: install what is missing, build, run the whole test
 # suite through ctest (GUI tests under a virtual X display, Mesa llvmpipe).
-# Usage: scripts/test.sh [--sanitize]   (--sanitize: AddressSanitizer + UBSan build in build-asan/)
+# Usage: scripts/test.sh [--sanitize] [--no-gui]
+#   --sanitize: AddressSanitizer + UBSan build in build-asan/; a report fails the test that made it
+#   --no-gui:   without the GUI, the Python package and the CUDA backend (scripts/build.sh)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"

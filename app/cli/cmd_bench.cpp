@@ -41,7 +41,7 @@ int cmdBench(const Args& args) {
   }
   // --quick shortens the two long benchmarks only; any other option is a usage error (not ignored:
   // a misspelt flag must not start a quarter-hour run).
-  const bool hasQuick = pos[0] == "deform" || pos[0] == "contact";
+  const bool hasQuick = pos[0] == "deform" || pos[0] == "contact" || pos[0] == "scale";
   // deform: --large, or --large=CASE for one case (bench::isLargeCase: 98k, 1m; strap, the thin
   // strap study, not part of --large).
   // deform --modes, or --modes=CASE (bench::isModesCase: 12k, 98k; 1m, not part of --modes): JGS2's
@@ -58,6 +58,7 @@ int cmdBench(const Args& args) {
     }
   for (const auto& a : args)
     if (a.rfind("--", 0) == 0 && a != "--csv" && !(hasQuick && a == "--quick") &&
+        !(pos[0] == "scale" && a.rfind("--write=", 0) == 0 && a.size() > 8) &&
         !(pos[0] == "deform" && (a == "--gpu" || a == "--large" || a == "--modes" ||
                                   (a.size() > 8 && a.rfind("--large=", 0) == 0 && bench::isLargeCase(a.substr(8))) ||
                                   (a.size() > 8 && a.rfind("--modes=", 0) == 0 && bench::isModesCase(a.substr(8)))))) {
@@ -92,12 +93,18 @@ int cmdBench(const Args& args) {
                                       : bench::runDeform(std::cout, csv, hasFlag(args, "--quick"));
   if (pos[0] == "contact") return bench::runContact(std::cout, csv, hasFlag(args, "--quick"));
   if (pos[0] == "startup") return bench::runStartup(std::cout, csv, examplesRoot(), selfPath());
+  if (pos[0] == "scale") {
+    std::string dir;
+    for (const auto& a : args)
+      if (a.rfind("--write=", 0) == 0) dir = a.substr(8);
+    return bench::runScale(std::cout, csv, hasFlag(args, "--quick"), dir);
+  }
 #else
   (void)csv, (void)large, (void)modes;
   std::fprintf(stderr, "mechsim-cli: bench: this build has no benchmark programs\n");
   return 2;
 #endif
-  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform, contact, startup, study)\n", pos[0].c_str());
+  std::fprintf(stderr, "mechsim-cli: bench: unknown benchmark '%s' (available: kinematics, dynamics, anm, deform, contact, startup, scale, study)\n", pos[0].c_str());
   return 2;
 }
 

@@ -23,7 +23,7 @@ void usage(std::FILE* to) {
                "  kinematics FILE --t-end T --dt H --out OUT.csv    kinematic analysis driven by the file's drivers\n"
                "  simulate FILE --t-end T --dt H --out OUT.csv      forward dynamics (reactions and energy columns)\n"
                "  deform FILE --t-end T --dt H --out OUT.csv        kinematic run with deformable parts (--method M, --vtk DIR)\n"
-               "  bench NAME [--csv]                                benchmark programs (kinematics, dynamics, anm, deform, contact)\n"
+               "  bench NAME [--csv]                                benchmark programs (kinematics, dynamics, anm, deform, contact, scale)\n"
                "  info                                              version, build options, compute devices\n"
                "\n"
                "exit status: 0 success, 1 file error, 2 usage error or solver failure\n");
@@ -83,11 +83,11 @@ const char* commandUsage(const std::string& command) {
        "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
        "[--step-control none|line-search|subspace] [--modes 64..1024] [--backend auto|cpu|cuda] "
        "[--vtk DIR [--vtk-every N]] [--cache DIR|off]"},
-      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact|startup|study [--csv] [--quick] [--gpu] [--large[=98k|1m|strap]] [--modes[=12k|98k|1m]]   (--quick: deform "
-                "and contact only, a shorter run; --gpu: deform only, the CUDA backend against its CPU twin; --large: "
+      {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact|startup|scale|study [--csv] [--quick] [--gpu] [--large[=98k|1m|strap]] [--modes[=12k|98k|1m]] [--write=DIR]   (--quick: deform, "
+                "contact and scale only, a shorter run; --gpu: deform only, the CUDA backend against its CPU twin; --large: "
                 "deform only, the 98k- and 1M-tet cases alone, or one of them; =strap: the 123k-tet thin strap, "
                 "JGS2 with the selected inverse against the solves; --modes: deform only, JGS2's rest modes by block "
-                "Krylov-Schur against Spectra's Lanczos)"},
+                "Krylov-Schur against Spectra's Lanczos; scale --write=DIR: write the generated chains and ladders as files)"},
       {"study", "mechsim-cli study FILE --out RESULTS.csv [--jobs N] [--resume | --force] [--scheduler tcp://HOST:PORT] [--quiet]"},
       {"info", "mechsim-cli info"},
   };

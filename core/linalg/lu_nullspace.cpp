@@ -50,6 +50,13 @@
 // at once (RectangularSparseLu::jTranspose, paper Table 4.4 step 2), skipping zero rows; it is
 // kept dense as Jᵀ (r × (m − r)) because L2 fills in anyway, so J b1 and Jᵀ r2 in a solve are two
 // short dense products. K = U1⁻¹ U2 likewise (dense, r × (n − r)).
+// That is right while m − r and n − r are small (a mechanism's redundant equations and DOFs), and
+// wrong at scale: a ladder of 5 000 planar loops in 3-D has 15 000 redundant equations and
+// r ≈ 70 000, so Jᵀ alone would be 8 GB. Past 2²⁰ stored numbers (ensureReduced) the solves use
+// the full-rank factorisation A = Pᵀ L U Qᵀ directly instead, A⁺ = Q U⁺ L⁺ P, each factor's
+// pseudo-inverse from a sparse augmented system (full_rank_pinv.h) — the same solution, at a cost
+// that follows the fill instead of r (m − r + n − r). The reduced systems are built by the first
+// solve after a factorisation: the rank tests (mobility, singular positions) never pay for them.
 //
 // ---- Factoring S = I + J Jᵀ and I + Kᵀ K without forming them ----
 // Both reduced systems are normal equations: S = [Jᵀ; I]ᵀ [Jᵀ; I], I + KᵀK = [K; I]ᵀ [K; I], and
@@ -74,6 +81,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/linalg/full_rank_pinv.h"
 #include "core/linalg/sparse_lu_rect.h"
 
 namespace mechsim::linalg {
@@ -91,7 +99,15 @@ struct LuNullspace::Impl {
   // Rᵀ R = S = I + J Jᵀ resp. I + Kᵀ K (see the opening comment).
   Eigen::HouseholderQR<MatX> qrS, qrSK;
   // Solve workspace (mutable: solves are const but not re-entrant on one object).
-  mutable VecX wm, wr, wr2, wm2, wn2, gS, gSK;
+  mutable VecX wm, wr, wr2, wm2, wn2, gS, gSK, wn;
+  // The reduced systems are built by the first solve after a factorisation (a rank alone never
+  // needs them), densely (Jᵀ, K and their QR) or, when those would be large, as the sparse
+  // augmented systems of L and U (full_rank_pinv.h).
+  bool reducedReady = false;
+  bool sparseRoute = false;
+  FullRankPseudoInverse pinv;
+
+  void ensureReduced();
 
   int m() const { return lu.rows(); }
   int n() const { return lu.cols(); }
@@ -136,7 +152,13 @@ bool LuNullspace::factorize(const SpMat& A) {
   const SpMat& Ac = compressedInput(A, d.compressed);
   d.ok = false;
   if (!d.lu.factorize(Ac)) return false;  // non-finite entries
-  d.buildReduced();
+  d.reducedReady = false;
+  const auto& ro = d.lu.rowOrder();
+  const auto& co = d.lu.colOrder();
+  d.redundantRows.assign(ro.begin() + d.r(), ro.end());
+  std::sort(d.redundantRows.begin(), d.redundantRows.end());
+  d.freeCols.assign(co.begin() + d.r(), co.end());
+  std::sort(d.freeCols.begin(), d.freeCols.end());
   d.ok = true;
   return true;
 }
@@ -147,16 +169,32 @@ bool LuNullspace::compute(const SpMat& A) {
   return factorize(Ac);
 }
 
-// After the numeric LU: index lists, J and S = I + J Jᵀ (3.6), K and I + Kᵀ K (R2).
+// Which route the reduced systems take. The dense one stores Jᵀ and K, r × (m − r + n − r)
+// numbers, and factors them in r ((m − r)² + (n − r)²) flops: a few milliseconds for the example
+// mechanisms, but quadratic in memory and cubic in time when a large mechanism has many redundant
+// equations (a ladder of planar loops modelled in 3-D: 3 per loop) or many free directions (an
+// undriven chain). Past 2²⁰ stored numbers (8 MB) the sparse augmented systems take over.
+void LuNullspace::Impl::ensureReduced() {
+  if (reducedReady) return;
+  const double stored = static_cast<double>(r()) * ((m() - r()) + (n() - r()));
+  sparseRoute = opt.reduced == ReducedRoute::Sparse ||
+                (opt.reduced == ReducedRoute::Auto && r() > 0 && stored > double(1 << 20));
+  if (sparseRoute) {
+    SpMat L, U;
+    lu.factorsAsMatrices(L, U);
+    if (!pinv.factorize(L, U)) sparseRoute = false;  // cannot happen for full-rank factors; dense then
+  }
+  if (!sparseRoute) buildReduced();
+  wm.resize(m());
+  wr.resize(r());
+  wn.resize(n());
+  reducedReady = true;
+}
+
+// The dense route: J and S = I + J Jᵀ (3.6), K and I + Kᵀ K (R2).
 void LuNullspace::Impl::buildReduced() {
   const int m_ = m(), n_ = n(), r_ = r();
   const int m2 = m_ - r_, n2 = n_ - r_;
-  const auto& ro = lu.rowOrder();
-  const auto& co = lu.colOrder();
-  redundantRows.assign(ro.begin() + r_, ro.end());
-  std::sort(redundantRows.begin(), redundantRows.end());
-  freeCols.assign(co.begin() + r_, co.end());
-  std::sort(freeCols.begin(), freeCols.end());
 
   // J = L2 L1⁻¹ by sparse triangular solves (all m − r rows at once, as Jᵀ); S = I + J Jᵀ (3.7, 3.9)
   // as the QR factor of [Jᵀ; I].
@@ -206,12 +244,27 @@ void LuNullspace::Impl::lsqStacked(const Eigen::HouseholderQR<MatX>& qr, VecX& g
   QR.topLeftCorner(k, k).triangularView<Eigen::Upper>().solveInPlace(z);
 }
 
-// x = Q [w − K x2; x2] (or Q [w; 0]) from (R1)-(R2).
+// x = Q [w − K x2; x2] (or Q [w; 0]) from (R1)-(R2); on the sparse route x = Q U⁺ L⁺ P b
+// (or Q [U1⁻¹ L⁺ P b; 0]).
 void LuNullspace::Impl::solveRows(const VecX& b, VecX& x, bool minNormCols) const {
   const int m_ = m(), n_ = n(), r_ = r();
   const int m2 = m_ - r_, n2 = n_ - r_;
   const auto& ro = lu.rowOrder();
   const auto& co = lu.colOrder();
+  if (x.size() != n_) x.resize(n_);
+  if (sparseRoute) {
+    for (int k = 0; k < m_; ++k) wm[k] = b[ro[k]];
+    pinv.solveL(wm, wr);  // y = L⁺ b̃: (R1) without S
+    if (minNormCols && n2 > 0) {
+      pinv.solveU(wr, wn);  // [x1; x2] = U⁺ y: (R2) without K
+    } else {
+      lu.solveU1(wr.data());
+      wn.head(r_) = wr;
+      wn.tail(n2).setZero();
+    }
+    for (int l = 0; l < n_; ++l) x[co[l]] = wn[l];
+    return;
+  }
 
   // b̃ = P b: pivot rows b1 = wm[0:r), redundant rows b2 = wm[r:m).
   for (int k = 0; k < m_; ++k) wm[k] = b[ro[k]];
@@ -246,12 +299,20 @@ void LuNullspace::Impl::solveRows(const VecX& b, VecX& x, bool minNormCols) cons
   }
 }
 
-// x = Pᵀ [x1; x2] from (T1)-(T2).
+// x = Pᵀ [x1; x2] from (T1)-(T2); on the sparse route x = Pᵀ (Lᵀ)⁺ (Uᵀ)⁺ Qᵀ c.
 void LuNullspace::Impl::solveTranspose(const VecX& c, VecX& x) const {
   const int m_ = m(), n_ = n(), r_ = r();
   const int m2 = m_ - r_, n2 = n_ - r_;
   const auto& ro = lu.rowOrder();
   const auto& co = lu.colOrder();
+  if (sparseRoute) {
+    for (int l = 0; l < n_; ++l) wn[l] = c[co[l]];
+    pinv.solveUTranspose(wn, wr);  // v = (Uᵀ)⁺ c̃: (T1) without K
+    pinv.solveLTranspose(wr, wm);  // x̃ = (Lᵀ)⁺ v: (T2) without S
+    if (x.size() != m_) x.resize(m_);
+    for (int k = 0; k < m_; ++k) x[ro[k]] = wm[k];
+    return;
+  }
 
   // c̃ = Qᵀ c = [c1; c2] → u (T1).
   for (int t = 0; t < r_; ++t) wr[t] = c[co[t]];
@@ -288,6 +349,10 @@ int LuNullspace::rank() const { return impl_->ok ? impl_->r() : 0; }
 const std::vector<int>& LuNullspace::redundantRows() const { return impl_->redundantRows; }
 const std::vector<int>& LuNullspace::freeCols() const { return impl_->freeCols; }
 bool LuNullspace::factorized() const { return impl_->ok; }
+bool LuNullspace::sparseReduced() const {
+  if (impl_->ok) impl_->ensureReduced();
+  return impl_->ok && impl_->sparseRoute;
+}
 bool LuNullspace::lastFactorizeReusedPivots() const { return impl_->ok && impl_->lu.lastReusedPivots(); }
 int LuNullspace::nnzL() const { return impl_->lu.nnzL(); }
 int LuNullspace::nnzU() const { return impl_->lu.nnzU(); }
@@ -302,14 +367,17 @@ void checkSolve(bool ok, Eigen::Index got, int want, const char* what) {
 
 void LuNullspace::solve(const VecX& b, VecX& x) const {
   checkSolve(impl_->ok, b.size(), rows(), "solve");
+  impl_->ensureReduced();
   impl_->solveRows(b, x, true);
 }
 void LuNullspace::solveLeastSquares(const VecX& b, VecX& x) const {
   checkSolve(impl_->ok, b.size(), rows(), "solveLeastSquares");
+  impl_->ensureReduced();
   impl_->solveRows(b, x, false);
 }
 void LuNullspace::solveMinNormTranspose(const VecX& c, VecX& x) const {
   checkSolve(impl_->ok, c.size(), cols(), "solveMinNormTranspose");
+  impl_->ensureReduced();
   impl_->solveTranspose(c, x);
 }
 VecX LuNullspace::solve(const VecX& b) const {

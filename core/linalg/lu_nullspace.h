@@ -15,10 +15,16 @@
 
 namespace mechsim::linalg {
 
+/// How the reduced systems of a solve are held: Auto — dense (Jᵀ, K and their Householder QR, the
+/// paper's S) unless they would store more than 2²⁰ numbers, then the sparse augmented systems of
+/// L and U (full_rank_pinv.h); Dense or Sparse to force one (tests, benchmarks).
+enum class ReducedRoute { Auto, Dense, Sparse };
+
 struct LuNullspaceOptions {
   double pivotThreshold = tol::kPivotThreshold;  // threshold partial pivoting parameter u (0.1)
   double rankTolerance = tol::kRankRelative;     // pivot below this × column scale counts as zero (1e-9)
   bool reusePivots = true;  // factorize() first refactors with the previous pivot order (see .cpp)
+  ReducedRoute reduced = ReducedRoute::Auto;
 };
 
 class LuNullspace {
@@ -56,6 +62,8 @@ class LuNullspace {
   void solveMinNormTranspose(const VecX& c, VecX& x) const;
   /// True after a successful factorize()/compute() (false after non-finite input).
   bool factorized() const;
+  /// Whether the solves of this factorisation take the sparse augmented systems (ReducedRoute).
+  bool sparseReduced() const;
   /// True when the last factorize() kept the previous pivot sequence (fast numeric refactor).
   bool lastFactorizeReusedPivots() const;
   /// Nonzeros of L (without the unit diagonal) and of U (with the pivots), for diagnostics.

@@ -72,6 +72,8 @@ class TestLuNullspace : public QObject {
   void zeroAndEdgeShapes();
   void equation310NeedsInverseTranspose();
   void scaledFreeColumnsMechanismLike();
+  void sparseRouteAgainstCod();
+  void autoRouteLargeReduced();
 };
 
 // Full column rank: rank, redundant rows, consistent and inconsistent LS, min-norm transpose.
@@ -475,6 +477,61 @@ void TestLuNullspace::scaledFreeColumnsMechanismLike() {
     qInfo("scaled mechanism-like %dx%d rank %d (u = %.1f): errors vs COD %.2e %.2e %.2e", int(A.rows()), n,
           lu.rank(), u, e1, e2, e3);
     QVERIFY2(std::max({e1, e2, e3}) < kRelTol, qPrintable(QString("errors %1 %2 %3").arg(e1).arg(e2).arg(e3)));
+  }
+}
+
+// The sparse route of the reduced systems (full_rank_pinv.h: A⁺ = Q U⁺ L⁺ P by two augmented
+// systems) forced on the sweeps: the same A⁺ b, least-squares residual and (Aᵀ)⁺ c as the COD.
+void TestLuNullspace::sparseRouteAgainstCod() {
+  LuNullspaceOptions o;
+  o.reduced = ReducedRoute::Sparse;
+  double worst = 0.0;
+  std::vector<Case> cases = sweep(true);
+  for (const Case& c : sweep(false)) cases.push_back(c);
+  for (const Case& c : {Case{30, 40, 28, 0, 7001}, Case{120, 150, 117, 0, 7002}}) cases.push_back(c);  // m < n
+  for (const Case& c : cases) {
+    const SpMat A = make(c);
+    LuNullspace lu(o);
+    QVERIFY(lu.compute(A));
+    QVERIFY(lu.sparseReduced());
+    DenseCod cod;
+    QVERIFY(cod.compute(A));
+    QCOMPARE(lu.rank(), cod.rank());
+    const VecX bc = A * randomVec(c.n, c.seed + 7);
+    const VecX b = randomVec(c.m, c.seed + 11);
+    const VecX cv = randomVec(c.n, c.seed + 13);
+    const double e0 = relErr(lu.solve(bc), cod.solve(bc));
+    const double e1 = relErr(lu.solve(b), cod.solve(b));
+    const VecX xl = lu.solveLeastSquares(b);
+    const double rr = (b - A * cod.solve(b)).norm();
+    const double e2 = std::abs((b - A * xl).norm() - rr) / std::max(rr, 1.0);
+    for (int f : lu.freeCols()) QCOMPARE(xl[f], 0.0);
+    const double e3 = relErr(lu.solveMinNormTranspose(cv), cod.solveMinNormTranspose(cv));
+    const double e = std::max({e0, e1, e2, e3});
+    worst = std::max(worst, e);
+    QVERIFY2(e < kRelTol, qPrintable(name(c) + QString(" err %1 %2 %3 %4").arg(e0).arg(e1).arg(e2).arg(e3)));
+  }
+  qInfo("sparse route: worst relative error vs COD %.2e over %d matrices", worst, int(cases.size()));
+}
+
+// Auto takes the dense route for small reduced systems and the sparse one past 2²⁰ stored numbers
+// (r × (m − r + n − r)); both give the same solutions.
+void TestLuNullspace::autoRouteLargeReduced() {
+  const Case small{300, 300, 285, 10, 7101}, large{2000, 2000, 1400, 300, 7102};
+  for (const Case& c : {small, large}) {
+    const SpMat A = make(c);
+    LuNullspace automatic, dense(LuNullspaceOptions{tol::kPivotThreshold, tol::kRankRelative, true, ReducedRoute::Dense});
+    QVERIFY(automatic.compute(A) && dense.compute(A));
+    QCOMPARE(automatic.rank(), c.r);
+    const double stored = double(c.r) * (c.m - c.r + c.n - c.r);
+    QCOMPARE(automatic.sparseReduced(), stored > double(1 << 20));
+    QVERIFY(!dense.sparseReduced());
+    const VecX b = randomVec(c.m, c.seed + 11), cv = randomVec(c.n, c.seed + 13);
+    const double e1 = relErr(automatic.solve(b), dense.solve(b));
+    const double e2 = relErr(automatic.solveMinNormTranspose(cv), dense.solveMinNormTranspose(cv));
+    qInfo("%s: %s route, against the dense route %.2e %.2e", qPrintable(name(c)),
+          automatic.sparseReduced() ? "sparse" : "dense", e1, e2);
+    QVERIFY2(std::max(e1, e2) < 1e-9, qPrintable(QString("errors %1 %2").arg(e1).arg(e2)));
   }
 }
 
