@@ -217,9 +217,7 @@ void LuNullspace::Impl::buildReduced() {
     qrSK.compute(stacked);
   }
 
-  wm.resize(m_);
-  wr.resize(r_);
-  wr2.resize(r_);
+  wr2.resize(r_);  // wm, wr: ensureReduced, for both routes
   wm2.resize(m2);
   wn2.resize(n2);
   gS.resize(r_ + m2);
@@ -283,7 +281,6 @@ void LuNullspace::Impl::solveRows(const VecX& b, VecX& x, bool minNormCols) cons
   // w = U1⁻¹ y: the least-squares solution in the pivot columns.
   lu.solveU1(y);
 
-  if (x.size() != n_) x.resize(n_);
   if (n2 > 0 && minNormCols && r_ > 0) {
     // (R2): (I + KᵀK) x2 = Kᵀ w, i.e. x2 = argmin ‖[K; I] x2 − [w; 0]‖; x1 = w − K x2.
     Eigen::Map<const VecX> w(y, r_);
