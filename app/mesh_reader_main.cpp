@@ -4,9 +4,11 @@
 // program of this project that loads a mesh file runs this one to do it (loadMeshFile), so that a
 // crash or an endless loop inside the importer ends this process only.
 //
-// Its address space is limited to 4 GiB + 64 bytes per byte of the file (not under AddressSanitizer,
-// which reserves terabytes): a file that makes the importer allocate without end is refused with a
-// message instead of taking the machine's memory.
+// Its address space is limited to 4 GiB + 64 bytes per byte of the file, and never more than the
+// machine's memory (not under AddressSanitizer, which reserves terabytes): a file that makes the
+// importer allocate without end is refused with a message instead of taking the machine's memory.
+// Files read well within that: a binary STL of 10^7 triangles (500 MB) needs 1.8 GB, 2.2 GB when
+// no two of its triangles share a corner (docs/format.md, "Limits").
 //
 // MECHSIM_MESH_READER_FAULT=crash|hang|flood|garbage|hog makes it fail on purpose, after reading
 // the file, so that the tests can check how the program that runs it copes (tests/io/test_mesh.cpp).
@@ -59,12 +61,20 @@ int main(int argc, char** argv) {
   }
   const std::string path = argv[2];
   double limitGiB = 0;
+  const char* limitWhy = "for a file of its size";
 #ifndef MECHSIM_ASAN
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && st.st_size >= 0) {
+    rlim_t limit = (rlim_t(4) << 30) + 64 * rlim_t(st.st_size);
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0 && rlim_t(pages) * rlim_t(pageSize) < limit) {
+      limit = rlim_t(pages) * rlim_t(pageSize);
+      limitWhy = "(all of this machine's memory)";
+    }
     rlimit rl{};
-    rl.rlim_cur = rl.rlim_max = (rlim_t(4) << 30) + 64 * rlim_t(st.st_size);
-    if (::setrlimit(RLIMIT_AS, &rl) == 0) limitGiB = double(rl.rlim_cur) / (1 << 30);
+    rl.rlim_cur = rl.rlim_max = limit;
+    if (::setrlimit(RLIMIT_AS, &rl) != 0 && ::getrlimit(RLIMIT_AS, &rl) == 0) limitWhy = "by this process's limit (ulimit -v)";
+    if (rl.rlim_cur != RLIM_INFINITY) limitGiB = double(rl.rlim_cur) / (1 << 30);
   }
 #endif
   const char* fault = std::getenv("MECHSIM_MESH_READER_FAULT");
@@ -80,8 +90,8 @@ int main(int argc, char** argv) {
       }
     }
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "cannot read mesh file %s: reading it needs more memory than the %.1f GiB allowed for a file "
-                 "of its size; the file is probably corrupt\n", path.c_str(), limitGiB);
+    std::fprintf(stderr, "cannot read mesh file %s: reading it needs more memory than the %.1f GiB allowed %s; the file "
+                 "is corrupt, or too large for this machine\n", path.c_str(), limitGiB, limitWhy);
     return mechsim::io::kHelperRefused;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

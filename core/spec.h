@@ -51,9 +51,10 @@ struct ShapeSpec {
   std::string file;                // mesh: path as written in the file
   std::string resolvedFile;        // mesh: absolute path the loader used
   double scale = 1.0;              // mesh: uniform scale applied to the mesh file's coordinates
+  Vec3 mirror = Vec3::Ones();      // mesh: ±1 per file axis, the reflection of a negative scale (in `mesh`)
   std::string color;               // "#rrggbb" or empty (default colour)
   std::optional<double> friction;  // Coulomb μ of this shape's surface (contact; else contact.friction)
-  std::shared_ptr<const MeshData> mesh;  // mesh: the loaded triangles (scale not applied)
+  std::shared_ptr<const MeshData> mesh;  // mesh: the loaded triangles, mirrored (core/mesh_mirror.h), not scaled
 };
 
 struct BodySpec {

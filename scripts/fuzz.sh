@@ -1,22 +1,36 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of fuzz/ with Clang (ASan + UBSan, in build-fuzz/) and runs each
-# for SECONDS seconds (default 60) on a corpus seeded from the project's own files: the native
-# examples and the good / bad test files, the tet-mesh test files, the URDF / MJCF / SDF examples
-# and import tests, the mesh models and test meshes. A finding (crash, sanitizer report, hang over 10 s, an unexpected exception
-# or a failed round trip) stops that harness and leaves its input as build-fuzz/crash-* / timeout-*;
-# reproduce with `build-fuzz/fuzz/HARNESS FILE`. The corpora grow in build-fuzz/corpus/ across runs.
-# Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]   (harnesses: native tetmesh import mesh jgs2_cache)
+# for SECONDS seconds (default 60), or for N executions each (--runs N), on a corpus seeded from
+# the project's own files: the native examples and the good / bad test files, the tet-mesh test
+# files, the URDF / MJCF / SDF examples and import tests, the mesh models and test meshes. A
+# finding (crash, sanitizer report, hang over 10 s, an unexpected exception or a failed round trip)
+# stops that harness and leaves its input as build-fuzz/crash-* / timeout-*; reproduce with
+# `build-fuzz/fuzz/HARNESS FILE`. The corpora grow in build-fuzz/corpus/ across runs.
+# Each harness ends with one line of its counts: executions, seconds, executions per second, edges
+# covered (cov) and features (ft), corpus size, inputs added, peak memory.
+# Usage: scripts/fuzz.sh [SECONDS | --runs N] [HARNESS...]   (harnesses: native tetmesh import mesh jgs2_cache)
+# MECHSIM_BUILD_LOCK=FILE: the configure and build steps hold that lock (flock FILE), so that on a
+# machine shared with other builds two never run at once; the fuzzing itself runs outside it.
+# The harnesses run one after another, each one process (no -jobs / -workers).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-seconds=${1:-60}
-shift || true
+limit=(-max_total_time=60)
+what="60 s"
+if [ "${1:-}" = "--runs" ]; then
+  [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "usage: scripts/fuzz.sh [SECONDS | --runs N] [HARNESS...]" >&2; exit 2; }
+  limit=(-runs="$2"); what="$2 executions"; shift 2
+elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
+  limit=(-max_total_time="$1"); what="$1 s"; shift
+fi
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(native tetmesh import mesh jgs2_cache)
 "$root/scripts/install-deps.sh" clang libomp-dev
 build="${BUILD_DIR:-$root/build-fuzz}"
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+lock=()
+[ -n "${MECHSIM_BUILD_LOCK:-}" ] && lock=(flock "$MECHSIM_BUILD_LOCK")
+CC=clang CXX=clang++ "${lock[@]}" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMECHSIM_FUZZ=ON -DMECHSIM_BUILD_GUI=OFF -DMECHSIM_BUILD_TESTS=OFF -DMECHSIM_CUDA=OFF >/dev/null
-cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${harnesses[@]/#/fuzz_}"
+"${lock[@]}" cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${harnesses[@]/#/fuzz_}"
 
 # Seeds. The tet-mesh and import harnesses read their first byte as the choice of reader.
 seed() {  # seed DIR PREFIX_BYTE FILE...
@@ -71,14 +85,22 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 status=0
 cd "$build"
 for h in "${harnesses[@]}"; do
-  echo "fuzz: $h for $seconds s"
+  echo "fuzz: $h for $what"
   dict=()
   [ -f "$root/fuzz/$h.dict" ] && dict=(-dict="$root/fuzz/$h.dict")
-  if ! "$build/fuzz/fuzz_$h" "$corpus/$h" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  start=$SECONDS
+  if ! "$build/fuzz/fuzz_$h" "$corpus/$h" "${dict[@]}" "${limit[@]}" -timeout=10 -rss_limit_mb=4096 \
        -max_len=65536 -print_final_stats=1 2> "$build/fuzz_$h.log"; then
     echo "fuzz: $h FOUND A PROBLEM (log: $build/fuzz_$h.log)"; tail -30 "$build/fuzz_$h.log"; status=1
   else
-    grep -E "stat::number_of_executed_units|stat::new_units_added" "$build/fuzz_$h.log" | sed "s/^/fuzz: $h /"
+    # The last status line ("#N ... cov: E ft: F corp: C/...") and the final statistics.
+    stat() { sed -n "s/^stat::$1: *//p" "$build/fuzz_$h.log" | tail -1; }
+    last=$(grep -E '^#[0-9]+.*cov: ' "$build/fuzz_$h.log" | tail -1 || true)
+    cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$last"); ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$last")
+    corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<< "$last")
+    echo "fuzz: $h executions $(stat number_of_executed_units) in $((SECONDS - start)) s" \
+         "($(stat average_exec_per_sec)/s), cov $cov ft $ft, corpus $corp (+$(stat new_units_added))," \
+         "peak $(stat peak_rss_mb) MB, no finding"
   fi
 done
 exit $status

@@ -1,4 +1,5 @@
-// app/cli/cmd_check.cpp — `mechsim-cli check FILE [--json]`: load a mechanism and analyse it.
+// app/cli/cmd_check.cpp — `mechsim-cli check FILE [--json] [--floating-base]`: load a mechanism
+// (a URDF with its root link free when asked) and analyse it.
 //
 // Prints the counts (bodies, joints, coordinates, equations), the Grübler–Kutzbach estimate, the
 // true mobility from the rank of the constraint Jacobian (paper 003: rank from the pivots of the
@@ -19,7 +20,7 @@ namespace mechsim::cli {
 int cmdCheck(const Args& args) {
   const auto pos = positionals(args, {});
   for (const auto& a : args)
-    if (a.rfind("--", 0) == 0 && a != "--json") {
+    if (a.rfind("--", 0) == 0 && a != "--json" && a != "--floating-base") {
       std::fprintf(stderr, "mechsim-cli: check: unknown option '%s'\n", a.c_str());
       return 2;
     }
@@ -32,7 +33,9 @@ int cmdCheck(const Args& args) {
   MechanismSpec spec;
   Model model;
   try {
-    spec = io::readMechanismFile(pos[0]);
+    io::ImportOptions import;
+    import.floatingBase = hasFlag(args, "--floating-base");
+    spec = io::readMechanismFile(pos[0], import);
     model = io::compileSpec(spec);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -154,7 +154,7 @@ int cmdDeform(const Args& argsIn) {
   io::RunResult r;
   try {
     io::runSteps("deform", tEnd, dt);
-    auto spec = std::make_shared<const MechanismSpec>(io::readMechanismFile(run.file));
+    auto spec = std::make_shared<const MechanismSpec>(io::readMechanismFile(run.file, run.import));
     if (spec->deformables.empty()) {
       std::fprintf(stderr, "mechsim-cli: deform: %s has no deformable parts (\"deformables\")\n", run.file.c_str());
       return 2;

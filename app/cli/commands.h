@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/load.h"
 #include "core/io/runs.h"
 #include "core/model.h"
 #include "core/sim/model.h"
@@ -34,12 +35,15 @@ std::vector<std::string> positionals(const Args& args, const std::vector<std::st
 /// io::loadModel(path) into `model`; on a file error prints FILE:LINE:COL: error: ... to stderr
 /// and returns false (the caller exits 1).
 bool loadModelOrReport(const std::string& path, Model& model);
-/// The engine's model of the file (io::loadEngine with `options`): import warnings and errors on
-/// stderr; false on an error.
-bool loadEngineOrReport(const std::string& path, const sim::Options& options, sim::Model& model);
-/// The options of the time-run commands (kinematics, simulate): FILE --t-end T --dt H --out OUT.
+/// The engine's model of the file (io::loadEngine with `options`; a robot description read with
+/// `import`): import warnings and errors on stderr; false on an error.
+bool loadEngineOrReport(const std::string& path, const sim::Options& options, sim::Model& model,
+                        const io::ImportOptions& import = {});
+/// The options of the time-run commands (kinematics, simulate): FILE --t-end T --dt H --out OUT
+/// [--floating-base].
 struct RunArgs {
   std::string file, tEnd, dt, out;  // as given ("" when absent)
+  io::ImportOptions import;         // --floating-base: a URDF's root link free
 };
 /// Parses them. Unknown options print `mechsim-cli: COMMAND: unknown option '...'`; a missing FILE,
 /// --t-end, --out (or --dt when dtRequired) prints `usage`. Returns false then (the caller exits 2).

@@ -19,7 +19,7 @@ void usage(std::FILE* to) {
                "usage: mechsim-cli COMMAND [ARGS]          (mechsim-cli COMMAND --help: that command's options)\n"
                "\n"
                "commands:\n"
-               "  check FILE [--json]                               load and analyse a mechanism\n"
+               "  check FILE [--json] [--floating-base]             load and analyse a mechanism (a URDF's root free)\n"
                "  kinematics FILE --t-end T --dt H --out OUT.csv    kinematic analysis driven by the file's drivers\n"
                "  simulate FILE --t-end T --dt H --out OUT.csv      forward dynamics (reactions and energy columns)\n"
                "  deform FILE --t-end T --dt H --out OUT.csv        kinematic run with deformable parts (--method M, --vtk DIR)\n"
@@ -76,9 +76,9 @@ namespace mechsim::cli {
 
 const char* commandUsage(const std::string& command) {
   static const std::pair<const char*, const char*> table[] = {
-      {"check", "mechsim-cli check FILE [--json]"},
-      {"kinematics", "mechsim-cli kinematics FILE --t-end T --dt H --out OUT.csv"},
-      {"simulate", "mechsim-cli simulate FILE --t-end T [--dt H] --out OUT.csv"},
+      {"check", "mechsim-cli check FILE [--json] [--floating-base]   (--floating-base: a URDF's root link free, 6 DOF)"},
+      {"kinematics", "mechsim-cli kinematics FILE --t-end T --dt H --out OUT.csv [--floating-base]"},
+      {"simulate", "mechsim-cli simulate FILE --t-end T [--dt H] --out OUT.csv [--floating-base]"},
       {"deform",
        "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
        "[--step-control none|line-search|subspace] [--modes 64..1024] [--backend auto|cpu|cuda] "
@@ -142,9 +142,10 @@ bool loadModelOrReport(const std::string& path, Model& model) {
   }
 }
 
-bool loadEngineOrReport(const std::string& path, const sim::Options& options, sim::Model& model) {
+bool loadEngineOrReport(const std::string& path, const sim::Options& options, sim::Model& model,
+                        const io::ImportOptions& import) {
   try {
-    auto spec = std::make_shared<const MechanismSpec>(io::readMechanismFile(path));
+    auto spec = std::make_shared<const MechanismSpec>(io::readMechanismFile(path, import));
     for (const std::string& w : spec->warnings) std::cerr << w << '\n';
     model = io::compileEngine(std::move(spec), options);
     return true;
@@ -180,7 +181,7 @@ int runAndWrite(const char* command, const RunArgs& args, double tEnd, double dt
     if (dtGiven || dt > 0) io::runSteps(command, tEnd, dt);
     else if (!(tEnd >= 0)) io::runSteps(command, tEnd, 1);  // the message for a negative --t-end
     sim::Model m;
-    if (!loadEngineOrReport(args.file, options, m)) return 1;
+    if (!loadEngineOrReport(args.file, options, m, args.import)) return 1;
     r = run(m);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mechsim-cli: %s: %s\n", command, e.what());
@@ -205,6 +206,7 @@ bool parseRunArgs(const Args& args, const char* command, bool dtRequired, const 
   for (const auto& a : args) {
     if (a.rfind("--", 0) != 0) continue;
     const std::string name = a.substr(0, a.find('='));
+    if (a == "--floating-base") continue;
     if (std::find(valued.begin(), valued.end(), name) == valued.end()) {
       std::fprintf(stderr, "mechsim-cli: %s: unknown option '%s'\n", command, a.c_str());
       return false;
@@ -216,6 +218,7 @@ bool parseRunArgs(const Args& args, const char* command, bool dtRequired, const 
   out.dt = optionValue(args, "--dt", &missing);
   out.out = optionValue(args, "--out", &missing);
   out.file = pos.size() == 1 ? pos[0] : "";
+  out.import.floatingBase = hasFlag(args, "--floating-base");
   if (pos.size() != 1 || missing || out.tEnd.empty() || out.out.empty() || (dtRequired && out.dt.empty())) {
     std::fprintf(stderr, "usage: %s\n", usage);
     return false;

@@ -11,8 +11,12 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "core/io/load.h"
+#include "core/io/parameters.h"  // expressionNames
 
 namespace mechsim::io {
 
@@ -46,11 +50,43 @@ void setUp(Evaluator& e, const std::string& expression, const std::vector<Parame
   p.DefineConst("pi", kPi);
   p.DefineVar("t", &e.t);
   if (parameters)
-    for (const ParameterSpec& q : *parameters) p.DefineConst(q.name, q.value);
+    for (const std::string& n : expressionNames(expression))
+      if (n != "t")
+        if (const ParameterSpec* q = findParameter(*parameters, n)) p.DefineConst(q->name, q->value);
   p.SetExpr(expression);
 }
 
 }  // namespace
+
+const ParameterSpec* findParameter(const std::vector<ParameterSpec>& parameters, const std::string& name) {
+  constexpr std::size_t kLinear = 32;  // below this, a pass over the list is as quick
+  if (parameters.size() < kLinear) {
+    for (const ParameterSpec& q : parameters)
+      if (q.name == name) return &q;
+    return nullptr;
+  }
+  struct Index {
+    const ParameterSpec* data = nullptr;
+    std::size_t size = 0;
+    std::unordered_map<std::string, std::size_t> at;
+  };
+  thread_local Index index;
+  bool fresh = false;
+  auto rebuild = [&] {
+    index.at.clear();
+    for (std::size_t i = 0; i < parameters.size(); ++i) index.at.emplace(parameters[i].name, i);
+    index.data = parameters.data();
+    index.size = parameters.size();
+    fresh = true;
+  };
+  if (index.data != parameters.data() || index.size != parameters.size()) rebuild();
+  for (;;) {
+    const auto it = index.at.find(name);
+    if (it != index.at.end() && parameters[it->second].name == name) return &parameters[it->second];
+    if (fresh) return nullptr;
+    rebuild();  // the same list changed in place since it was hashed (a parameter renamed)
+  }
+}
 
 std::function<double(double)> compileExpression(const std::string& expression, double scale,
                                                 const std::vector<ParameterSpec>* parameters) {

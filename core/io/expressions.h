@@ -29,9 +29,16 @@ class ExpressionError : public std::runtime_error {
 std::string expressionErrorMessage(const std::string& expression, const ExpressionError& e);
 
 /// `parameters` (may be null): the file's parameters, constants of the expression by name in the
-/// file's units (core/io/parameters.h).
+/// file's units (core/io/parameters.h). Only those the expression names are given to the parser,
+/// so an expression costs the same among 10 parameters or 10^5.
 std::function<double(double)> compileExpression(const std::string& expression, double scale = 1.0,
                                                 const std::vector<ParameterSpec>* parameters = nullptr);
+
+/// The parameter called `name` in `parameters` (the first, if several are), or nullptr. A long list
+/// is looked up in a hash of its names, kept per thread for the last list asked about and checked
+/// on every hit (a list changed since is hashed again), so that a file's expressions cost O(1)
+/// per name whatever the number of parameters.
+const ParameterSpec* findParameter(const std::vector<ParameterSpec>& parameters, const std::string& name);
 
 /// Whether coordinate `k` of a joint of type `t` is an angle (true) or a length (false):
 /// revolute 0 angle; prismatic 0 length; cylindrical 0 angle, 1 slide; spherical and universal

@@ -157,20 +157,17 @@ Vec3 JsonSection::vec3(const Value& v, const std::string& path, double scale, co
 // ---- references to what was read before ----
 
 void JsonSection::bodyRef(const std::string& n, const Value& v, const std::string& path) const {
-  std::vector<std::string> names;
-  for (const BodySpec& b : spec_.bodies) {
-    if (b.name == n) return;
-    names.push_back(b.name);
-  }
+  if (bodyNames_.find(spec_.bodies, n)) return;
+  std::vector<std::string> names;  // only for the message
+  if (style_ == MessageStyle::Detailed)
+    for (const BodySpec& b : spec_.bodies) names.push_back(b.name);
   fail(v, path, "unknown body \"" + n + "\"" + (style_ == MessageStyle::Detailed ? didYouMean(n, names) : ""));
 }
 
 const JointSpec& JsonSection::jointRef(const std::string& n, const Value& v, const std::string& path) const {
+  if (const JointSpec* j = jointNames_.find(spec_.joints, n)) return *j;
   std::vector<std::string> names;
-  for (const JointSpec& j : spec_.joints) {
-    if (j.name == n) return j;
-    names.push_back(j.name);
-  }
+  for (const JointSpec& j : spec_.joints) names.push_back(j.name);
   fail(v, path, "unknown joint \"" + n + "\"" + didYouMean(n, names));
 }
 

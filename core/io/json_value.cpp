@@ -259,7 +259,6 @@ class Parser {
       return n;
     };
     bool integral = true;
-    bool negativeExponent = false;
     if (peek() == '-') {
       advance();
       if (std::isalpha(static_cast<unsigned char>(peek()))) {
@@ -269,16 +268,23 @@ class Parser {
                                     " is not a valid JSON number (values must be finite)");
       }
     }
+    // Where the parts begin and end, to tell an overflow from an underflow below.
+    const std::size_t intBegin = pos_;
     if (peek() == '0') {
       advance();
       if (peek() >= '0' && peek() <= '9') throw ParseError(start, "numbers may not have leading zeros");
     } else if (digits() == 0) {
       throw ParseError(start, "expected a digit after '-'");
     }
+    const std::size_t intEnd = pos_;
+    std::size_t fracBegin = pos_, fracEnd = pos_, expBegin = pos_, expEnd = pos_;
+    bool negativeExponent = false;
     if (peek() == '.') {
       integral = false;
       advance();
+      fracBegin = pos_;
       if (digits() == 0) throw ParseError(here(), "expected a digit after the decimal point");
+      fracEnd = pos_;
     }
     if (peek() == 'e' || peek() == 'E') {
       integral = false;
@@ -287,23 +293,38 @@ class Parser {
         negativeExponent = peek() == '-';
         advance();
       }
+      expBegin = pos_;
       if (digits() == 0) throw ParseError(here(), "expected a digit in the exponent");
+      expEnd = pos_;
     }
     // A letter or dot glued to the number (1.2.3, 12abc) is a malformed number, not trailing garbage.
     if (!atEnd() && (std::isalpha(static_cast<unsigned char>(peek())) || peek() == '.'))
       throw ParseError(start, "malformed number");
 
     // std::from_chars is locale-independent (strtod would read "1,5" under a German locale, which
-    // QCoreApplication installs from the environment).
+    // QCoreApplication installs from the environment). It reads a number of any length in one
+    // pass (a million digits: about a millisecond) and keeps the digits that matter to a double.
     const char* first = s_.data() + begin;
     const char* last = s_.data() + pos_;
     double x = 0;
     const auto [ptr, ec] = std::from_chars(first, last, x);
     if (ec == std::errc::result_out_of_range) {
-      // Underflow is harmless (the value is 0 to double precision); overflow would become inf.
-      if (!negativeExponent)
-        throw ParseError(start, "number " + std::string(first, std::min<std::size_t>(last - first, 40)) +
-                                    " is too large for a double (values must be finite)");
+      // Out of range is either beyond the largest double (an error: it would become inf) or
+      // closer to zero than the smallest (harmless: 0 to double precision). Which one is the
+      // sign of the decimal exponent of the first significant digit, not of the written
+      // exponent: 0.000…01 without an exponent underflows, 1000…0e-5 may still overflow.
+      std::int64_t lead = 0;  // the power of ten of the first non-zero digit
+      if (s_[intBegin] != '0') {
+        lead = std::int64_t(intEnd - intBegin) - 1;
+      } else {
+        std::size_t i = fracBegin;
+        while (i < fracEnd && s_[i] == '0') ++i;
+        lead = -std::int64_t(i - fracBegin) - 1;
+      }
+      std::int64_t exponent = 0;  // saturated: anything past 10^12 is out of range either way
+      for (std::size_t i = expBegin; i < expEnd && exponent < 1'000'000'000'000; ++i) exponent = 10 * exponent + (s_[i] - '0');
+      if (lead + (negativeExponent ? -exponent : exponent) >= 0)
+        throw ParseError(start, "number " + numberText(first, last) + " is too large for a double (values must be finite)");
       x = 0.0;
     } else if (ec != std::errc() || ptr != last || !std::isfinite(x)) {
       throw ParseError(start, "malformed number");
@@ -311,6 +332,13 @@ class Parser {
     v.kind = Kind::Number;
     v.number = x;
     v.integral = integral;
+  }
+
+  /// A number's text for a message: whole up to 40 characters, else its first 40 and its length.
+  static std::string numberText(const char* first, const char* last) {
+    const std::size_t n = static_cast<std::size_t>(last - first);
+    if (n <= 40) return std::string(first, n);
+    return std::string(first, 40) + "… (" + std::to_string(n) + " characters)";
   }
 
   // Four hex digits of a \u escape.

@@ -30,6 +30,7 @@
 #include "core/io/mesh.h"
 #include "core/io/parameters.h"
 #include "core/io/read_file.h"
+#include "core/mesh_mirror.h"
 #include "core/tolerances.h"
 
 namespace mechsim::io {
@@ -160,13 +161,17 @@ class Reader : JsonSection {
   std::map<std::string, std::shared_ptr<const MeshData>> meshCache_;  // absolute path → mesh
   double L_ = 1.0, A_ = 1.0;  // file length / angle unit in metres / radians
 
-  /// The "name" of v (a KIND object): not empty, and not the name of one of `others`.
+  // Names read so far, hashed (json_section.h): bodies and joints are JsonSection's own.
+  NameIndex driverNames_, handleNames_;
+  std::set<std::pair<std::string, int>> driven_;  // (joint, coordinate) of the drivers read so far
+
+  /// The "name" of v (a KIND object): not empty, and not the name of one of `others` (looked up
+  /// in `index`, which follows `others`).
   template <class Spec>
-  std::string uniqueName(const Value& v, const std::string& path, const std::vector<Spec>& others,
+  std::string uniqueName(const Value& v, const std::string& path, const std::vector<Spec>& others, NameIndex& index,
                          const std::string& kind) {
     std::string n = name(req(v, path, "name", "the " + kind + "'s name"), child(path, "name"));
-    for (const Spec& o : others)
-      if (o.name == n) fail(*v.find("name"), child(path, "name"), "duplicate " + kind + " name \"" + n + "\"");
+    if (index.find(others, n)) fail(*v.find("name"), child(path, "name"), "duplicate " + kind + " name \"" + n + "\"");
     return n;
   }
 
@@ -310,7 +315,7 @@ class Reader : JsonSection {
                 return "";
               });
     BodySpec b;
-    b.name = uniqueName(v, path, spec_.bodies, "body");
+    b.name = uniqueName(v, path, spec_.bodies, bodyNames_, "body");
     if (const Value* x = opt(v, path, "fixed")) b.fixed = boolean(*x, child(path, "fixed"));
     if (const Value* x = opt(v, path, "position")) b.position = vec3(*x, child(path, "position"), L_);
     if (const Value* x = opt(v, path, "orientation")) b.orientation = orientation(*x, child(path, "orientation"));
@@ -406,10 +411,25 @@ class Reader : JsonSection {
         s.file = string(fv, child(path, "file"));
         if (s.file.empty()) fail(fv, child(path, "file"), "the mesh file name is empty");
         // The file's coordinates × scale are in the file's length unit; the spec keeps metres.
+        // Three numbers mirror the mesh by their signs; their magnitudes must agree (one uniform scale).
         double scale = 1.0;
-        if (const Value* x = opt(v, path, "scale")) scale = positive(*x, child(path, "scale"), "scale");
+        if (const Value* x = opt(v, path, "scale")) {
+          if (x->isArray()) {
+            const Vec3 k = vec3(*x, child(path, "scale"), 1.0);
+            const Vec3 a = k.cwiseAbs();
+            if (!(a.minCoeff() > 0) || a.maxCoeff() - a.minCoeff() > 1e-12 * a.maxCoeff())
+              fail(*x, child(path, "scale"), "the three scale factors must have one magnitude (mechsim scales meshes "
+                                             "uniformly; their signs mirror the mesh), got " + fmt(k.x()) + ", " +
+                                             fmt(k.y()) + ", " + fmt(k.z()));
+            scale = a.x();
+            for (int i = 0; i < 3; ++i) s.mirror[i] = k[i] < 0 ? -1.0 : 1.0;
+          } else {
+            scale = positive(*x, child(path, "scale"), "scale");
+          }
+        }
         s.scale = scale * L_;
         loadMesh(s, fv, child(path, "file"));
+        if (mirrors(s.mirror)) s.mesh = std::make_shared<const MeshData>(mirroredMesh(*s.mesh, s.mirror));
         break;
       }
       case ShapeType::Plane:  // the half-space below the plane through `position` (contact ground)
@@ -451,7 +471,7 @@ class Reader : JsonSection {
     record(path, v);
     expectKind(v, path, Kind::Object, "a joint object");
     JointSpec j;
-    j.name = uniqueName(v, path, spec_.joints, "joint");
+    j.name = uniqueName(v, path, spec_.joints, jointNames_, "joint");
     const Value& tv = req(v, path, "type", "revolute, prismatic, cylindrical, spherical, universal, planar, fixed or distance");
     const std::string ts = string(tv, child(path, "type"));
     const auto t = jointTypeFromString(ts);
@@ -540,7 +560,7 @@ class Reader : JsonSection {
       return "";
     });
     DriverSpec d;
-    d.name = uniqueName(v, path, spec_.drivers, "driver");
+    d.name = uniqueName(v, path, spec_.drivers, driverNames_, "driver");
     const Value& jv = req(v, path, "joint", "the driven joint's name");
     d.joint = name(jv, child(path, "joint"));
     const JointSpec* joint = &jointRef(d.joint, jv, child(path, "joint"));
@@ -553,10 +573,11 @@ class Reader : JsonSection {
                                                 std::string(toString(joint->type)) + " joint \"" + d.joint + "\" has " +
                                                 std::to_string(n) + (n == 1 ? " coordinate (0)" : " coordinates (0.." + std::to_string(n - 1) + ")"));
     }
-    for (const DriverSpec& o : spec_.drivers)
-      if (o.joint == d.joint && o.coordinate == d.coordinate)
-        fail(jv, child(path, "joint"), "coordinate " + std::to_string(d.coordinate) + " of joint \"" + d.joint +
-                                           "\" is already driven by driver \"" + o.name + "\"");
+    if (driven_.count({d.joint, d.coordinate}))
+      for (const DriverSpec& o : spec_.drivers)  // which one, for the message
+        if (o.joint == d.joint && o.coordinate == d.coordinate)
+          fail(jv, child(path, "joint"), "coordinate " + std::to_string(d.coordinate) + " of joint \"" + d.joint +
+                                             "\" is already driven by driver \"" + o.name + "\"");
     const Value& ev = req(v, path, "value", "an expression of t, e.g. \"360 * t\"");
     if (ev.kind == Kind::Number)
       fail(ev, child(path, "value"), "expected an expression string, got a number (write it in quotes, e.g. \"" + fmt(ev.number) + "\")");
@@ -566,6 +587,7 @@ class Reader : JsonSection {
     } catch (const ExpressionError& e) {
       fail(ev, child(path, "value"), expressionErrorMessage(d.expression, e));
     }
+    driven_.emplace(d.joint, d.coordinate);
     spec_.drivers.push_back(std::move(d));
   }
 
@@ -574,7 +596,7 @@ class Reader : JsonSection {
     expectKind(v, path, Kind::Object, "a handle object");
     checkKeys(v, path, {"name", "body", "point"}, "a handle");
     HandleSpec h;
-    h.name = uniqueName(v, path, spec_.handles, "handle");
+    h.name = uniqueName(v, path, spec_.handles, handleNames_, "handle");
     const Value& bv = req(v, path, "body", "the body the handle is attached to");
     h.body = name(bv, child(path, "body"));
     bodyRef(h.body, bv, child(path, "body"));
@@ -592,19 +614,46 @@ MechanismSpec parseMechanism(std::string_view text, const std::string& fileName,
   return spec;
 }
 
+namespace {
+
+/// The native reader on `path`, which no importer takes: a xacro or misnamed XML file is refused
+/// with what to do, and a file under another extension than .json that the native reader refuses
+/// has its error end with the formats mechsim reads (it may be no mechanism file at all).
+MechanismSpec readNative(const std::string& path, const ParameterOverrides* overrides) {
+  const FileText file = readMechanismText(path, kMaxFileBytes);
+  refuseUnreadable(path, file.text);
+  try {
+    return parseMechanism(file.text, path, file.dir, overrides);
+  } catch (const LoadError& e) {
+    const std::string ext = fs::path(path).extension().string();
+    if (ext.empty() || ext == ".json") throw;
+    Diagnostic d = e.diagnostic();
+    d.message += " (the extension \"" + ext + "\" names no format; " + kFormatsRead + ")";
+    throw LoadError(d);
+  }
+}
+
+}  // namespace
+
 MechanismSpec readMechanismFile(const std::string& path, const ParameterOverrides& overrides) {
   if (overrides.empty()) return readMechanismFile(path);
   if (importFormatOf(path))
     throw LoadError(Diagnostic{path, 0, 0, "parameters belong to the native format: this file has none to set"});
-  const FileText file = readMechanismText(path, kMaxFileBytes);
-  return parseMechanism(file.text, path, file.dir, &overrides);
+  return readNative(path, &overrides);
+}
+
+MechanismSpec readMechanismFile(const std::string& path, const ImportOptions& options) {
+  if (options == ImportOptions{}) return readMechanismFile(path);
+  if (!importFormatOf(path))
+    throw LoadError(Diagnostic{path, 1, 1, "a floating base is an option of the URDF importer: a native file says itself "
+                                           "which bodies are fixed (\"fixed\": true)"});
+  return importMechanismFile(path, options);
 }
 
 MechanismSpec readMechanismFile(const std::string& path) {
   // URDF, MJCF and SDFormat go to their importers (core/io/import/import.h).
   if (importFormatOf(path)) return importMechanismFile(path);
-  const FileText file = readMechanismText(path, kMaxFileBytes);
-  return parseMechanism(file.text, path, file.dir);
+  return readNative(path, nullptr);
 }
 
 }  // namespace mechsim::io

@@ -46,6 +46,19 @@ class LoadError : public std::runtime_error {
 /// Throws LoadError.
 MechanismSpec readMechanismFile(const std::string& path);
 
+/// What the user chooses when opening a robot description (URDF, MJCF, SDFormat; mechsim-cli
+/// --floating-base). The defaults are how the file reads on its own.
+struct ImportOptions {
+  /// URDF: the root link is free (6 DOF, no body fixed) instead of bolted to the world. MJCF
+  /// and SDFormat say in the file what floats (a free joint; a model not joined to the world).
+  bool floatingBase = false;
+  bool operator==(const ImportOptions&) const = default;
+};
+
+/// readMechanismFile of a robot description with `options`; with options other than the
+/// defaults, a native file is a LoadError (it says itself which bodies are fixed).
+MechanismSpec readMechanismFile(const std::string& path, const ImportOptions& options);
+
 /// Parses native-format text. `fileName` names it in diagnostics; relative mesh paths are
 /// resolved against `baseDir`. Throws LoadError.
 MechanismSpec parseMechanism(std::string_view text, const std::string& fileName, const std::string& baseDir,

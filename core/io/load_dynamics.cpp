@@ -13,6 +13,10 @@
 // (with hints); compile_dynamics.cpp checks the rest of the meaning.
 #include "core/io/load_dynamics.h"
 
+#include <set>
+#include <string>
+#include <utility>
+
 #include "core/io/expressions.h"
 #include "core/io/json_section.h"
 #include "core/io/load.h"
@@ -47,6 +51,9 @@ class DynamicsReader : JsonSection {
 
  private:
   double L_, A_;
+  // Lookups in what was read so far, hashed, so that each costs O(1) (json_section.h, NameIndex).
+  NameIndex driverNames_;
+  std::set<std::pair<std::string, int>> motorCoords_, rateCoords_;  // (joint, coordinate)
 
   /// Checks that `a` is an array of objects and calls f(item, path) for each, recording each.
   template <class F>
@@ -115,9 +122,8 @@ class DynamicsReader : JsonSection {
     MotorSpec s;
     if (const Value* n = opt(v, path, "name")) s.name = name(*n, child(path, "name"));
     coordinateRef(v, path, s.joint, s.coordinate);
-    for (const MotorSpec& o : spec_.dynamics.motors)
-      if (o.joint == s.joint && o.coordinate == s.coordinate)
-        fail(*v.find("joint"), child(path, "joint"), "coordinate " + std::to_string(s.coordinate) + " of joint \"" + s.joint + "\" already has a motor");
+    if (!motorCoords_.emplace(s.joint, s.coordinate).second)
+      fail(*v.find("joint"), child(path, "joint"), "coordinate " + std::to_string(s.coordinate) + " of joint \"" + s.joint + "\" already has a motor");
     const Value* e = opt(v, path, "effort");
     const Value* sv = opt(v, path, "servo");
     if (!e && !sv) fail(v, path, "a motor needs \"effort\" (an expression of t) or \"servo\" (a driver's name)");
@@ -136,13 +142,12 @@ class DynamicsReader : JsonSection {
         if (const Value* x = v.find(k)) fail(*x, child(path, k), std::string("\"") + k + "\" belongs to a servo motor (one with \"servo\")");
     } else {
       s.servo = name(*sv, child(path, "servo"));
-      std::vector<std::string> names;
-      const DriverSpec* drv = nullptr;
-      for (const DriverSpec& d : spec_.drivers) {
-        names.push_back(d.name);
-        if (d.name == s.servo) drv = &d;
+      const DriverSpec* drv = driverNames_.find(spec_.drivers, s.servo);
+      if (!drv) {
+        std::vector<std::string> names;
+        for (const DriverSpec& d : spec_.drivers) names.push_back(d.name);
+        fail(*sv, child(path, "servo"), "unknown driver \"" + s.servo + "\"" + didYouMean(s.servo, names));
       }
-      if (!drv) fail(*sv, child(path, "servo"), "unknown driver \"" + s.servo + "\"" + didYouMean(s.servo, names));
       if (drv->joint != s.joint || drv->coordinate != s.coordinate)
         fail(*sv, child(path, "servo"), "driver \"" + s.servo + "\" drives joint \"" + drv->joint + "\" coordinate " +
                                             std::to_string(drv->coordinate) + ", not this motor's coordinate");
@@ -162,9 +167,8 @@ class DynamicsReader : JsonSection {
     checkKeys(v, path, {"joint", "coordinate", "value"}, "an initial velocity");
     InitialRateSpec s;
     const JointSpec& j = coordinateRef(v, path, s.joint, s.coordinate);
-    for (const InitialRateSpec& o : spec_.dynamics.initialRates)
-      if (o.joint == s.joint && o.coordinate == s.coordinate)
-        fail(*v.find("joint"), child(path, "joint"), "this coordinate already has an initial velocity");
+    if (!rateCoords_.emplace(s.joint, s.coordinate).second)
+      fail(*v.find("joint"), child(path, "joint"), "this coordinate already has an initial velocity");
     s.value = number(req(v, path, "value", "the coordinate's rate per second"), child(path, "value")) * coordScale(j, s.coordinate);
     spec_.dynamics.initialRates.push_back(std::move(s));
   }

@@ -1,5 +1,6 @@
 #pragma once
 // core/io/mesh.h — triangle meshes from files (STL, OBJ, glTF/glb, PLY, ... whatever Assimp reads).
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -7,10 +8,15 @@
 
 namespace mechsim::io {
 
+/// Largest mesh file read: 1 GiB (a binary STL of 2·10^7 triangles). Larger files are refused
+/// before anything reads them.
+constexpr std::uintmax_t kMaxMeshFileBytes = std::uintmax_t(1) << 30;
+
 /// Loads every mesh of the file at `path` into one MeshData, in the file's own frame and units
 /// (node transforms of scene formats such as glTF are applied; no scale). Throws
 /// std::runtime_error with a one-line reason when the file is missing, not a regular file, empty,
-/// unreadable, corrupt, holds no triangles or a vertex that is not a finite number.
+/// larger than kMaxMeshFileBytes, unreadable, corrupt, holds no triangles or a vertex that is not
+/// a finite number.
 ///
 /// The file is read in a separate process, the program meshReaderProgram() names, when there is
 /// one (mesh_reader_process.cpp): a fault of the importer on a hostile file — a crash, an endless
@@ -22,6 +28,10 @@ std::shared_ptr<const MeshData> loadMeshFile(const std::string& path);
 
 /// The same reading in this process: what the reader program runs, and the fuzzing harness.
 std::shared_ptr<const MeshData> loadMeshFileInProcess(const std::string& path);
+
+/// The checks both make before reading: the file exists, is a regular file, is not empty and not
+/// larger than kMaxMeshFileBytes; throws std::runtime_error as loadMeshFile does. Returns its size.
+std::uintmax_t checkMeshFile(const std::string& path);
 
 /// The reader program loadMeshFile runs, or "" when it reads in this process: $MECHSIM_MESH_READER
 /// when set ("off": in this process, core/io/in_process.h), else mechsim-mesh-reader beside the running program, else the

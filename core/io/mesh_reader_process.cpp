@@ -74,9 +74,8 @@ std::shared_ptr<const MeshData> readMeshFile(const std::string& path) {
                              ": no mesh reader program (mechsim-mesh-reader beside this program, or "
                              "MECHSIM_MESH_READER=PATH), and this program does not read meshes itself");
   }
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  const double bytes = ec ? 0.0 : static_cast<double>(size);
+  // A missing, empty or too large file is refused here, without starting the reader.
+  const double bytes = static_cast<double>(checkMeshFile(path));
   const double timeout = meshReaderTimeout(bytes);
   // A mesh grows little from file to MeshData (a binary STL: 50 bytes per triangle in, at most 84
   // out); anything far beyond is runaway output.

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace mechsim::io {
 
@@ -12,37 +15,52 @@ std::string lowerCase(std::string s) {
 }
 
 /// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions), case-insensitive.
+/// Three rows of the table at a time (each |b| + 1 long), not the whole |a| × |b| table.
 int editDistance(const std::string& a0, const std::string& b0) {
   const std::string a = lowerCase(a0), b = lowerCase(b0);
   const std::size_t n = a.size(), m = b.size();
-  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = int(i);
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = int(j);
-  for (std::size_t i = 1; i <= n; ++i)
+  std::vector<int> before(m + 1), prev(m + 1), cur(m + 1);  // rows i - 2, i - 1, i
+  for (std::size_t j = 0; j <= m; ++j) prev[j] = int(j);
+  for (std::size_t i = 1; i <= n; ++i) {
+    cur[0] = int(i);
     for (std::size_t j = 1; j <= m; ++j) {
       const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) cur[j] = std::min(cur[j], before[j - 2] + 1);
     }
-  return d[n][m];
+    std::swap(before, prev);
+    std::swap(prev, cur);
+  }
+  return prev[m];
 }
 
-/// The candidate closest to `word` when it is close enough to be a plausible typo, else "".
+/// The candidate closest to `word` when it is close enough to be a plausible typo, else the
+/// longest candidate it extends, else "" (suggest.h). A typo is at most 3 edits, so a word over 200 characters, and every candidate whose length
+/// differs from the word's by more than 3, are not compared at all: a hostile name of a million
+/// characters against 10^5 bodies costs nothing.
 std::string closestName(const std::string& word, const std::vector<std::string>& candidates) {
+  if (word.size() > 200) return "";
+  constexpr std::size_t kMaxEdits = 3;  // the most `allowed` below ever is
   std::string best;
   int bestD = 1 << 30;
   for (const std::string& c : candidates) {
+    if (c.size() > word.size() + kMaxEdits || word.size() > c.size() + kMaxEdits) continue;
     const int d = editDistance(word, c);
     if (d < bestD) bestD = d, best = c;
   }
-  if (best.empty() || word.size() > 200) return "";
-  // A word that extends a candidate ("degree" → "deg", "radians" → "rad") is a likely slip too.
+  if (!best.empty()) {
+    const std::size_t len = std::max(best.size(), word.size());
+    const int allowed = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+    if (bestD <= allowed) return best;
+  }
+  // A word that extends a candidate ("degree" → "deg", "radians" → "rad") is a likely slip too:
+  // the longest such candidate ("b99999x" among b0 … b99999 is b99999, not b9).
+  const std::string lower = lowerCase(word);
+  std::string extended;
   for (const std::string& c : candidates)
-    if (c.size() >= 2 && word.size() > c.size() && lowerCase(word).compare(0, c.size(), lowerCase(c)) == 0) return c;
-  const std::size_t len = std::max(best.size(), word.size());
-  const int allowed = len <= 4 ? 1 : len <= 8 ? 2 : 3;
-  return bestD <= allowed ? best : "";
+    if (c.size() >= 2 && word.size() > c.size() && c.size() > extended.size() && lower.compare(0, c.size(), lowerCase(c)) == 0)
+      extended = c;
+  return extended;
 }
 
 std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates) {

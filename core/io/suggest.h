@@ -13,7 +13,8 @@ std::string lowerCase(std::string s);
 int editDistance(const std::string& a, const std::string& b);
 
 /// The candidate closest to `word` when it is close enough to be a plausible typo (1 edit up to 4
-/// letters, 2 up to 8, else 3; or `word` extends a candidate: "degree" → "deg"), else "".
+/// letters, 2 up to 8, else 3), else the longest candidate `word` extends ("degree" → "deg"),
+/// else "". Words over 200 characters get "".
 std::string closestName(const std::string& word, const std::vector<std::string>& candidates);
 
 /// "; did you mean \"NAME\"?" for closestName, or "" when there is none.

@@ -11,6 +11,7 @@
 #include "core/io/load_contact.h"
 #include "core/io/load_deformable.h"
 #include "core/io/parameters.h"
+#include "core/mesh_mirror.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -61,7 +62,9 @@ Json shape(const ShapeSpec& s, double L) {
     case ShapeType::Mesh:
       j["file"] = s.file;
       // The spec's scale maps mesh coordinates to metres; the file's maps them to file units.
-      if (std::abs(s.scale / L - 1) > 1e-14) j["scale"] = s.scale / L;
+      // A mirrored mesh: the three signed factors (the reader's "scale": [sx, sy, sz]).
+      if (mirrors(s.mirror)) j["scale"] = vec(s.mirror * s.scale, L);
+      else if (std::abs(s.scale / L - 1) > 1e-14) j["scale"] = s.scale / L;
       break;
     case ShapeType::Plane:
       if ((s.axis - Vec3::UnitZ()).cwiseAbs().maxCoeff() > kDefaultEps) j["normal"] = vec(s.axis, 1.0);

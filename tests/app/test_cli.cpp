@@ -49,22 +49,32 @@ Run runCli(const QStringList& args) { return runProgram(QStringLiteral(MECHSIM_C
 
 QString example(const char* name) { return QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/") + name; }
 
-/// A copy of the flexible-link example in dir whose part's `"solver": "newton"` is replaced by
-/// `solverKeys`; its path, or an empty string when it cannot be made.
-QString strapWithSolver(const QTemporaryDir& dir, const char* solverKeys) {
+/// A copy of the flexible-link example in dir, named `name`, with `from` replaced by `to`; its
+/// path, or an empty string when it cannot be made.
+QString strapCopy(const QTemporaryDir& dir, const QString& name, const QString& from, const QString& to) {
   QFile in(example("deform-flexible-link.json"));
   if (!in.open(QIODevice::ReadOnly)) return {};
   QString text = QString::fromUtf8(in.readAll());
-  const QString from = QStringLiteral("\"solver\": \"newton\"");
   if (!text.contains(from)) return {};
-  text.replace(from, QString::fromUtf8(solverKeys));
-  const QString path = dir.filePath("strap-jgs2.json");
+  text.replace(from, to);
+  const QString path = dir.filePath(name);
   QFile out(path);
   if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0) return {};
   return path;
 }
 
+/// The flexible link with its part's `"solver": "newton"` replaced by `solverKeys`.
+QString strapWithSolver(const QTemporaryDir& dir, const char* solverKeys) {
+  return strapCopy(dir, "strap-jgs2.json", QStringLiteral("\"solver\": \"newton\""), QString::fromUtf8(solverKeys));
+}
 
+/// The flexible link with a coarse strap (10 × 2 × 1 cells, 120 tets instead of 1920), for the
+/// cases that compare two backends step by step rather than the part's behaviour: the same
+/// comparison at a sixteenth of the work (deformOnTheEmulatedDevice took 75 s of test_app_cli's
+/// 120 s limit on a busy machine with the full strap, 1.3 s with this one).
+QString coarseStrap(const QTemporaryDir& dir) {
+  return strapCopy(dir, "strap-coarse.json", QStringLiteral("\"cells\": [40, 4, 2]"), QStringLiteral("\"cells\": [10, 2, 1]"));
+}
 
 }  // namespace
 
@@ -127,6 +137,39 @@ class TestCli : public QObject {
         ++placeholders;
     QVERIFY2(placeholders >= 10, r.out.constData());
     QCOMPARE(QString::fromUtf8(r.err).count("placeholder box"), placeholders);
+  }
+
+  // --floating-base: a URDF's root link free, six DOF more (issue 46, item 2); kinematics and
+  // simulate take it too; a native file refuses it (it says itself which bodies are fixed).
+  void checkFloatingBase() {
+    const QString urdf = QStringLiteral(MECHSIM_SOURCE_DIR "/tests/data/import/real/kuka_iiwa.urdf");
+    for (const bool floating : {false, true}) {
+      QStringList args{"check", urdf, "--json"};
+      if (floating) args << "--floating-base";
+      const Run r = runCli(args);
+      QCOMPARE(r.exitCode, 0);
+      QCOMPARE(QJsonDocument::fromJson(r.out).object()["dof"].toInt(), floating ? 13 : 7);
+    }
+    QTemporaryDir tmp;
+    const Run k = runCli({"kinematics", urdf, "--t-end", "0.01", "--dt", "0.01", "--out", tmp.filePath("k.csv"), "--floating-base"});
+    QCOMPARE(k.exitCode, 0);
+    const Run n = runCli({"check", example("fourbar.json"), "--floating-base"});
+    QCOMPARE(n.exitCode, 1);
+    QVERIFY2(n.err.contains("fourbar.json:1:1: error: a floating base is an option of the URDF importer"), n.err.constData());
+  }
+
+  // A .xacro is refused with how to expand it, at 1:1 (issue 46, item 6).
+  void checkXacroSaysHowToExpand() {
+    QTemporaryDir tmp;
+    const QString x = tmp.filePath("robot.urdf.xacro");
+    QFile f(x);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("<?xml version=\"1.0\"?>\n<robot xmlns:xacro=\"http://www.ros.org/wiki/xacro\" name=\"r\"/>\n");
+    f.close();
+    const Run r = runCli({"check", x});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.startsWith((x + ":1:1: error: a .xacro file is a template").toUtf8()), r.err.constData());
+    QVERIFY2(r.err.contains("xacro model.urdf.xacro > model.urdf"), r.err.constData());
   }
 
   void checkBadFile() {
@@ -604,7 +647,8 @@ class TestCli : public QObject {
     const QString cli = QStringLiteral(MECHSIM_CLI_EMULATED);
     QTemporaryDir dir;
     const QString cpuCsv = dir.filePath("cpu.csv"), cudaCsv = dir.filePath("cuda.csv");
-    const QString file = example("deform-flexible-link.json");
+    const QString file = coarseStrap(dir);
+    QVERIFY(!file.isEmpty());
     for (const char* method : {"jacobi", "vbd", "jgs2-jacobi", "jgs2-gs"}) {
       const QStringList run = {"deform", file, "--t-end", "0.05", "--dt", "0.01", "--method", method};
       const Run autoRun = runProgram(cli, run + QStringList{"--out", cudaCsv});

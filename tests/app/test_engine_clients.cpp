@@ -30,6 +30,7 @@
 #include "core/kinematics/kinematics.h"
 #include "core/sim/stages.h"
 #include "tests/app/csv_compare.h"
+#include "tests/app/mesh_dependent.h"
 
 using namespace mechsim;
 
@@ -189,8 +190,13 @@ class TestEngineClients : public QObject {
                      .toUtf8();
         }
       }
-      // The command writes 9 significant digits: compare at that precision.
+      // The command writes 9 significant digits: compare at that precision. A run on a tet mesh
+      // made at open time is compared as test_app_golden compares it (mesh_dependent.h).
       const mechsim::test::CsvTable got = mechsim::test::parseCsv(csv), want = mechsim::test::parseCsv(golden);
+      if (mechsim::test::meshDependentCases().contains(c.name)) {
+        mechsim::test::compareCsv(got, want, mechsim::test::meshDependentTolerance, "the engine's");
+        return;
+      }
       QCOMPARE(got.size(), want.size());
       for (int r = 1; r < want.size(); ++r)
         for (int col = 0; col < want[r].size(); ++col) {

@@ -1,7 +1,8 @@
 // tests/io/test_import_formats.cpp — tests the frame, joint and inertia mappings of
 // core/io/import/urdf_import.cpp, mjcf_import.cpp and sdf_import.cpp on small texts whose world
 // geometry is worked out by hand here, plus the package:// search path (resources.cpp) and the
-// .xml dispatch by root element (import.cpp).
+// .xml dispatch by root element (import.cpp), and negative mesh scales (core/mesh_mirror.h) in the
+// three formats and the native one.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -10,6 +11,7 @@
 
 #include "core/io/import/import.h"
 #include "core/io/load.h"
+#include "core/io/write.h"
 #include "test_import_formats_texts.h"
 
 using namespace mechsim;
@@ -30,6 +32,43 @@ const BodySpec& body(const MechanismSpec& s, const std::string& n) {
   throw std::runtime_error("no body " + n);
 }
 bool near(const Vec3& a, const Vec3& b, double tol = 1e-12) { return (a - b).norm() <= tol; }
+
+/// Signed volume ⅙ Σ a · (b × c) of a closed triangle mesh: positive when every triangle's
+/// winding turns counter-clockwise seen from outside (its normal outward).
+double signedVolume(const MeshData& m) {
+  double v = 0;
+  for (std::size_t t = 0; t + 2 < m.indices.size(); t += 3) {
+    const Vec3 a = m.vertices[m.indices[t]].cast<double>(), b = m.vertices[m.indices[t + 1]].cast<double>(),
+               c = m.vertices[m.indices[t + 2]].cast<double>();
+    v += a.dot(b.cross(c)) / 6;
+  }
+  return v;
+}
+
+/// An asymmetric tetrahedron (legs 1, 2, 3 along x, y, z from the origin; volume 1), outward
+/// winding, as an OBJ file in `dir`; its path.
+std::string writeTetra(const QTemporaryDir& dir) {
+  const std::string p = (dir.path() + "/tetra.obj").toStdString();
+  std::ofstream(p) << "v 0 0 0\nv 1 0 0\nv 0 2 0\nv 0 0 3\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+  return p;
+}
+
+/// Each triangle of `m`: its winding normal points away from the mesh's centroid, and its
+/// corners' vertex normals agree with it (a flat-faced convex mesh).
+bool normalsOutward(const MeshData& m) {
+  Vec3 centre = Vec3::Zero();
+  for (const auto& v : m.vertices) centre += v.cast<double>();
+  centre /= double(m.vertices.size());
+  for (std::size_t t = 0; t + 2 < m.indices.size(); t += 3) {
+    const Vec3 a = m.vertices[m.indices[t]].cast<double>(), b = m.vertices[m.indices[t + 1]].cast<double>(),
+               c = m.vertices[m.indices[t + 2]].cast<double>();
+    const Vec3 n = (b - a).cross(c - a);
+    if (!(n.dot((a + b + c) / 3 - centre) > 0)) return false;
+    for (int k = 0; k < 3; ++k)
+      if (!m.normals.empty() && !(m.normals[m.indices[t + k]].cast<double>().dot(n) > 0)) return false;
+  }
+  return true;
+}
 }  // namespace
 
 class TestImportFormats : public QObject {
@@ -84,6 +123,79 @@ class TestImportFormats : public QObject {
     const MechanismSpec w = parseUrdf(text, "t.urdf", tmp.path().toStdString());
     QCOMPARE(int(w.warnings.size()), 1);
     QCOMPARE(int(body(w, "a").visuals.at(0).type), int(ShapeType::Box));
+  }
+
+  /// Negative mesh scales mirror the mesh (issue 46, item 1): URDF scale="-2 2 2" is the
+  /// tetrahedron reflected in x and scaled by 2, its vertices (−x, y, z) of the file's, its
+  /// triangles rewound so that the signed volume stays positive and the normals outward; MJCF
+  /// and SDFormat the same, a point reflection (−1 −1 −1, det −1) too. The native format
+  /// writes and reads it back as "scale": [−2, 2, 2].
+  void negativeScaleMirrors() {
+    QTemporaryDir tmp;
+    const std::string obj = writeTetra(tmp);
+    const std::string dir = tmp.path().toStdString();
+    auto urdf = [&](const char* scale) {
+      return parseUrdf(std::string("<robot name=\"r\"><link name=\"a\"><visual><geometry><mesh filename=\"tetra.obj\" scale=\"") +
+                           scale + "\"/></geometry></visual></link></robot>",
+                       "r.urdf", dir);
+    };
+    const MechanismSpec plain = urdf("2 2 2");
+    const MechanismSpec mirrored = urdf("-2 2 2");
+    QVERIFY2(mirrored.warnings.empty(), mirrored.warnings.empty() ? "" : mirrored.warnings[0].c_str());
+    const ShapeSpec& p = plain.bodies.at(0).visuals.at(0);
+    const ShapeSpec& m = mirrored.bodies.at(0).visuals.at(0);
+    QCOMPARE(int(m.type), int(ShapeType::Mesh));
+    QCOMPARE(m.scale, 2.0);
+    QVERIFY(near(m.mirror, Vec3(-1, 1, 1)));
+    QVERIFY(near(p.mirror, Vec3(1, 1, 1)));
+    QCOMPARE(m.mesh->vertices.size(), p.mesh->vertices.size());
+    for (std::size_t i = 0; i < p.mesh->vertices.size(); ++i)
+      QVERIFY(m.mesh->vertices[i] == p.mesh->vertices[i].cwiseProduct(Eigen::Vector3f(-1, 1, 1)));
+    QVERIFY(std::abs(signedVolume(*p.mesh) - 1) < 1e-6);
+    QVERIFY(std::abs(signedVolume(*m.mesh) - 1) < 1e-6);
+    QVERIFY(normalsOutward(*p.mesh));
+    QVERIFY(normalsOutward(*m.mesh));
+
+    // Two reflections (det +1, a half turn): no rewinding needed, and none done.
+    const MechanismSpec two = urdf("-1 -1 1");
+    QVERIFY(near(two.bodies.at(0).visuals.at(0).mirror, Vec3(-1, -1, 1)));
+    QVERIFY(std::abs(signedVolume(*two.bodies.at(0).visuals.at(0).mesh) - 1) < 1e-6);
+    QVERIFY(normalsOutward(*two.bodies.at(0).visuals.at(0).mesh));
+
+    // MJCF <mesh scale> and SDFormat <scale>.
+    const MechanismSpec mj = parseMjcf(R"(<mujoco><asset><mesh name="t" file="tetra.obj" scale="1 1 -1"/></asset>
+      <worldbody><body name="a"><joint type="hinge"/><geom type="mesh" mesh="t"/></body></worldbody></mujoco>)",
+                                       "m.xml", dir);
+    const ShapeSpec& ms = body(mj, "a").shapes.at(0);
+    QVERIFY(near(ms.mirror, Vec3(1, 1, -1)));
+    QVERIFY(std::abs(signedVolume(*ms.mesh) - 1) < 1e-6 && normalsOutward(*ms.mesh));
+    const MechanismSpec sd = parseSdf(R"(<sdf version="1.8"><model name="m"><link name="a"><visual name="v"><geometry>
+      <mesh><uri>tetra.obj</uri><scale>-1 -1 -1</scale></mesh></geometry></visual></link></model></sdf>)",
+                                      "m.sdf", dir);
+    const ShapeSpec& ss = body(sd, "a").visuals.at(0);
+    QVERIFY(near(ss.mirror, Vec3(-1, -1, -1)));
+    QVERIFY(std::abs(signedVolume(*ss.mesh) - 1) < 1e-6 && normalsOutward(*ss.mesh));
+
+    // The native format: written as three signed factors, read back mirrored.
+    const std::string text = writeMechanism(mirrored);
+    QVERIFY2(text.find("\"scale\": [") != std::string::npos, text.c_str());
+    const MechanismSpec back = parseMechanism(text, "back.json", dir);
+    const ShapeSpec& b = back.bodies.at(0).visuals.at(0);
+    QCOMPARE(b.scale, 2.0);
+    QVERIFY(near(b.mirror, Vec3(-1, 1, 1)));
+    for (std::size_t i = 0; i < m.mesh->vertices.size(); ++i) QVERIFY(b.mesh->vertices[i] == m.mesh->vertices[i]);
+    QCOMPARE(b.mesh->indices, m.mesh->indices);
+    // Three factors must share one magnitude (one uniform scale): an error at the array.
+    try {
+      parseMechanism(R"({"mechsim": 1, "bodies": [{"name": "a", "mass": 1, "inertia": [1, 1, 1, 0, 0, 0],
+        "shapes": [{"type": "mesh", "file": "tetra.obj", "scale": [-1, 2, 1]}]}]})",
+                     "bad.json", dir);
+      QFAIL("no error");
+    } catch (const LoadError& e) {
+      QVERIFY2(std::string(e.what()).rfind("bad.json:2:67: error: ", 0) == 0 &&
+                   std::string(e.what()).find("the three scale factors must have one magnitude") != std::string::npos,
+               e.what());
+    }
   }
 
   /// <loop_joint>: frame = <origin> in the parent link; axes in that frame.

@@ -6,8 +6,11 @@
 // masses, centres of mass and link lengths of Universal Robots' description (a2 = 0.425 m,
 // a3 = 0.39225 m), the Panda masses and centres of mass of Franka's robots/fer/inertials.yaml.
 // The mesh check ties each UR5 arm mesh to the published link length: the mesh reaches from one
-// joint housing to the next, so its ends lie a housing radius beyond the two joint axes.
+// joint housing to the next, so its ends lie a housing radius beyond the two joint axes. The
+// UR5's published Collada visuals are checked against its STL collisions (tests/data/import/real/
+// ur5_meshes), and floating bases on the public URDFs.
 #include <QDir>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -17,6 +20,7 @@
 #include "core/data.h"
 #include "core/io/import/import.h"
 #include "core/io/load.h"
+#include "core/io/mesh.h"
 #include "core/io/write.h"
 #include "core/kinematics/kinematics.h"
 
@@ -221,6 +225,118 @@ class TestImportReal : public QObject {
     const MobilityReport r = analyseMobility(m, d);
     QCOMPARE(r.dof, dof);
     QVERIFY(r.residual < 1e-12);
+  }
+
+  /// The UR5's Collada visuals (Z_UP, metres, as ros-industrial/universal_robot publishes them)
+  /// coincide with its STL collision meshes, which the URDF places at the same origins: each
+  /// bounding box within 1 mm of the other's (issue 46, item 1). Assimp would turn a Z_UP file
+  /// 90° about x; read so, the boxes of these four links are 5 to 130 mm apart.
+  void ur5ColladaVisualsMatchCollisions() {
+    const QDir visual(kSource + "/tests/data/import/real/ur5_meshes/visual");
+    const QStringList daes = visual.entryList({"*.dae"}, QDir::Files, QDir::Name);
+    QVERIFY(daes.size() >= 4);
+    auto box = [](const MeshData& m) {
+      Vec3 lo = Vec3::Constant(1e9), hi = Vec3::Constant(-1e9);
+      for (const Eigen::Vector3f& v : m.vertices) {
+        lo = lo.cwiseMin(v.cast<double>());
+        hi = hi.cwiseMax(v.cast<double>());
+      }
+      return std::make_pair(lo, hi);
+    };
+    for (const QString& f : daes) {
+      const auto dae = loadMeshFile(visual.filePath(f).toStdString());
+      const auto stl = loadMeshFile((kSource + "/tests/data/import/real/ur5_meshes/collision/" + QFileInfo(f).completeBaseName() + ".stl").toStdString());
+      const auto [dl, dh] = box(*dae);
+      const auto [sl, sh] = box(*stl);
+      const double off = std::max((dl - sl).cwiseAbs().maxCoeff(), (dh - sh).cwiseAbs().maxCoeff());
+      QVERIFY2(off < 1e-3, qPrintable(QString("%1: the visual's box is %2 mm from the collision's").arg(f).arg(off * 1e3)));
+      QVERIFY((dh - dl).minCoeff() > 0.02);  // a real extent, not a point
+    }
+  }
+
+  /// Collada <unit meter="..."> scales the file's coordinates to metres, and <up_axis> is not
+  /// applied (RViz and Gazebo read it so): a Z_UP triangle in millimetres keeps its axes.
+  void colladaUnitAndUpAxis() {
+    QTemporaryDir tmp;
+    const std::string p = (tmp.path() + "/mm.dae").toStdString();
+    // Single-quoted attributes in plain literals: moc misreads raw strings that hold "//".
+    std::ofstream(p) << "<?xml version='1.0' encoding='utf-8'?>\n"
+                        "<COLLADA xmlns='http://www.collada.org/2005/11/COLLADASchema' version='1.4.1'>\n"
+                        "  <asset><unit name='millimeter' meter='0.001'/><up_axis>Z_UP</up_axis></asset>\n"
+                        "  <library_geometries><geometry id='g'><mesh>\n"
+                        "    <source id='p'><float_array id='pa' count='9'>0 0 0 100 0 0 0 20 300</float_array>\n"
+                        "      <technique_common><accessor source='#pa' count='3' stride='3'><param name='X' type='float'/>"
+                        "<param name='Y' type='float'/><param name='Z' type='float'/></accessor></technique_common></source>\n"
+                        "    <vertices id='v'><input semantic='POSITION' source='#p'/></vertices>\n"
+                        "    <triangles count='1'><input semantic='VERTEX' source='#v' offset='0'/><p>0 1 2</p></triangles>\n"
+                        "  </mesh></geometry></library_geometries>\n"
+                        "  <library_visual_scenes><visual_scene id='s'><node id='n'><instance_geometry url='#g'/></node>"
+                        "</visual_scene></library_visual_scenes>\n"
+                        "  <scene><instance_visual_scene url='#s'/></scene>\n"
+                        "</COLLADA>\n";
+    const auto m = loadMeshFile(p);
+    Vec3 hi = Vec3::Constant(-1e9);
+    for (const Eigen::Vector3f& v : m->vertices) hi = hi.cwiseMax(v.cast<double>());
+    QVERIFY2((hi - Vec3(0.1, 0.02, 0.3)).norm() < 1e-7, qPrintable(QString("%1 %2 %3").arg(hi.x()).arg(hi.y()).arg(hi.z())));
+  }
+
+  /// A floating base (issue 46, item 2): the URDF's root link free, six DOF more and no body
+  /// fixed — the KUKA iiwa (7 + 6) and a quadruped (4 legs × 2 + 6); MJCF free joints and SDFormat
+  /// models not joined to the world float already (ant.xml: 6 + 8, kuka_iiwa.sdf: 6 + 7), and the
+  /// option says that it changes nothing there.
+  void floatingBase() {
+    auto dofOf = [](const MechanismSpec& s) {
+      const Model m = compileSpec(s);
+      Data d = makeData(m);
+      const MobilityReport r = analyseMobility(m, d);
+      if (!(r.residual < 1e-12)) return -1;
+      return r.dof;
+    };
+    ImportOptions floating;
+    floating.floatingBase = true;
+    const std::string kuka = path("tests/data/import/real/kuka_iiwa.urdf");
+    const MechanismSpec bolted = readMechanismFile(kuka);
+    const MechanismSpec free = readMechanismFile(kuka, floating);
+    QCOMPARE(dofOf(bolted), 7);
+    QCOMPARE(dofOf(free), 13);
+    for (const BodySpec& b : free.bodies) QVERIFY2(!b.fixed, b.name.c_str());
+    // The missing meshes, and the massless root (mass 0 in the file) named.
+    QCOMPARE(free.warnings.size(), bolted.warnings.size() + 1);
+    QVERIFY2(free.warnings[0].find("floating base: the root link \"lbr_iiwa_link_0\" has no mass; it gets the nominal 1 g") !=
+                 std::string::npos,
+             free.warnings[0].c_str());
+
+    // A quadruped: a trunk and four legs of a hip and a knee each.
+    const std::string inertia = "<inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/>";
+    std::string quadruped = "<robot name='dog'><link name='trunk'><inertial><mass value='10'/>" + inertia + "</inertial></link>\n";
+    for (const std::string leg : {"fl", "fr", "hl", "hr"})
+      quadruped += "<link name='" + leg + "_thigh'><inertial><mass value='1'/>" + inertia + "</inertial></link>\n" +
+                   "<link name='" + leg + "_shank'><inertial><mass value='0.5'/>" + inertia + "</inertial></link>\n" +
+                   "<joint name='" + leg + "_hip' type='revolute'><parent link='trunk'/><child link='" + leg +
+                   "_thigh'/><origin xyz='0.2 0.1 0'/><axis xyz='0 1 0'/><limit lower='-1' upper='1' effort='30' velocity='10'/></joint>\n" +
+                   "<joint name='" + leg + "_knee' type='revolute'><parent link='" + leg + "_thigh'/><child link='" + leg +
+                   "_shank'/><origin xyz='0 0 -0.2'/><axis xyz='0 1 0'/><limit lower='-2' upper='0' effort='30' velocity='10'/></joint>\n";
+    quadruped += "</robot>";
+    QCOMPARE(dofOf(parseUrdf(quadruped, "dog.urdf", ".")), 8);
+    const MechanismSpec dog = parseUrdf(quadruped, "dog.urdf", ".", floating);
+    QVERIFY(dog.warnings.empty());
+    QCOMPARE(dofOf(dog), 14);
+
+    // A root link named "world" floats too, with a warning.
+    const MechanismSpec w = parseUrdf("<robot name='w'><link name='world'/><link name='base'><inertial><mass value='1'/>" + inertia +
+                                          "</inertial></link><joint name='fix' type='fixed'><parent link='world'/>"
+                                          "<child link='base'/></joint></robot>",
+                                      "w.urdf", ".", floating);
+    QCOMPARE(int(w.warnings.size()), 2);  // and its having no mass
+    QVERIFY2(w.warnings[0].rfind("w.urdf:1:17: warning: floating base: the root link is \"world\"", 0) == 0, w.warnings[0].c_str());
+    QCOMPARE(dofOf(w), 6);
+
+    // MJCF and SDFormat: already free where the file says so; the option only adds a note.
+    const MechanismSpec ant = readMechanismFile(path("tests/data/import/real/ant.xml"), floating);
+    QCOMPARE(dofOf(ant), 14);
+    QVERIFY(!ant.warnings.empty() && ant.warnings.back().find("the floating-base option is for URDF files") != std::string::npos);
+    const MechanismSpec sdf = readMechanismFile(path("tests/data/import/real/kuka_iiwa.sdf"), floating);
+    QCOMPARE(dofOf(sdf), 13);
   }
 
   /// Menagerie's scene.xml includes ur5e.xml and adds a second <asset> and <worldbody> (lights,

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <thread>
 #include <cstdlib>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -293,6 +294,35 @@ class TestMesh : public QObject {
       }
     }
     QCOMPARE(side, 48);
+  }
+
+  // mesh.cpp joins the corners of a mesh itself (not Assimp's JoinIdenticalVertices): corners
+  // with the same position and the same normal, bit for bit (−0 and +0 alike), become one vertex;
+  // the same position with another normal stays a vertex of its own.
+  void cornersJoinedByPositionAndNormal() {
+    QTemporaryDir tmp;
+    const std::string path = (tmp.path() + "/joined.stl").toStdString();
+    // Triangles 0 and 1 share an edge and the normal +z (one corner written as -0 in triangle 1);
+    // triangle 2 has the corner (1, 0, 0) too, with the normal +x.
+    const float tris[3][12] = {{0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0},
+                               {0, 0, 1, 1, 0, 0, 1, 1, 0, -0.0f, 1, 0},
+                               {1, 0, 0, 1, 0, 0, 1, 1, 0, 1, 0, 1}};
+    std::string bytes(84, '\0');
+    bytes[80] = 3;
+    for (const auto& t : tris) {
+      bytes.append(reinterpret_cast<const char*>(t), sizeof t);
+      bytes.append(2, '\0');
+    }
+    std::ofstream(path, std::ios::binary) << bytes;
+    for (bool inProcess : {true, false}) {
+      const auto m = inProcess ? mechsim::io::loadMeshFileInProcess(path) : mechsim::io::loadMeshFile(path);
+      QCOMPARE(m->indices.size(), std::size_t(9));
+      QCOMPARE(m->vertices.size(), std::size_t(4 + 3));  // the square's 4 corners, the third triangle's 3
+      QCOMPARE(m->indices[1], m->indices[3]);  // (1, 0, 0) with +z, in triangles 0 and 1
+      QCOMPARE(m->indices[2], m->indices[5]);  // (0, 1, 0) and (-0, 1, 0)
+      QVERIFY(m->indices[6] != m->indices[1]);  // (1, 0, 0) with +x
+      QCOMPARE(m->normals[m->indices[6]], Eigen::Vector3f(1, 0, 0));
+    }
   }
 
   void nonFiniteVerticesRefused() {

@@ -50,7 +50,36 @@ std::string rootElementName(const std::string& path) {
   return "";
 }
 
+/// The first byte of `text` that is not white space (after a UTF-8 byte-order mark), or 0.
+char firstByte(std::string_view text) {
+  std::size_t p = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  while (p < text.size() && std::isspace(static_cast<unsigned char>(text[p]))) ++p;
+  return p < text.size() ? text[p] : 0;
+}
+
 }  // namespace
+
+const char* const kFormatsRead =
+    "mechsim reads its native format (.json), URDF (.urdf, or .xml with a <robot> root), MJCF (.xml or .mjcf) and "
+    "SDFormat (.sdf, .world, or .xml with an <sdf> root)";
+
+void refuseUnreadable(const std::string& path, std::string_view text) {
+  const std::string ext = lowerExt(path);
+  // A xacro is the template ROS expands into a URDF: its <xacro:...> macros and ${...} expressions
+  // are no URDF, and the native reader would only say "unexpected '<'".
+  if (ext == ".xacro")
+    throw LoadError(Diagnostic{path, 1, 1,
+                               "a .xacro file is a template that ROS's xacro expands into a URDF; expand it first "
+                               "(`xacro model.urdf.xacro > model.urdf`, with the arguments the robot's launch files pass "
+                               "as name:=value) and open the .urdf; " + std::string(kFormatsRead)});
+  // XML under any other extension (a .dae or .launch chosen by mistake, a URDF renamed .txt).
+  if (ext != ".json" && firstByte(text) == '<')
+    throw LoadError(Diagnostic{path, 1, 1,
+                               (ext.empty() ? std::string("an XML file without an extension")
+                                            : "an XML file with the extension \"" + ext + "\"") +
+                                   ", which names no format mechsim reads; " +
+                                   std::string(kFormatsRead) + " (rename a URDF, MJCF or SDFormat file to its extension)"});
+}
 
 std::optional<ImportFormat> importFormatOf(const std::string& path) {
   const std::string ext = lowerExt(path);
@@ -64,19 +93,21 @@ std::optional<ImportFormat> importFormatOf(const std::string& path) {
   return ImportFormat::Mjcf;  // <mujoco>, or a file the MJCF importer will explain
 }
 
-MechanismSpec importMechanismFile(const std::string& path) {
+MechanismSpec importMechanismFile(const std::string& path, const ImportOptions& options) {
   const auto format = importFormatOf(path);
   if (!format)
     throw LoadError(Diagnostic{path, 0, 0, "not a URDF, MJCF or SDF file (expected .urdf, .xml, .mjcf, .sdf or .world)"});
   const FileText file = readMechanismText(path, imp::kMaxXmlBytes);
   const std::string& text = file.text;
   const std::string& dir = file.dir;
-  switch (*format) {
-    case ImportFormat::Urdf: return parseUrdf(text, path, dir);
-    case ImportFormat::Mjcf: return parseMjcf(text, path, dir);
-    case ImportFormat::Sdf: return parseSdf(text, path, dir);
-  }
-  throw LoadError(Diagnostic{path, 0, 0, "unknown file type"});
+  if (*format == ImportFormat::Urdf) return parseUrdf(text, path, dir, options);
+  MechanismSpec spec = *format == ImportFormat::Mjcf ? parseMjcf(text, path, dir) : parseSdf(text, path, dir);
+  // MJCF and SDFormat say what floats themselves: the option changes nothing, which is said.
+  if (options.floatingBase)
+    spec.warnings.push_back(path + ":1:1: warning: the floating-base option is for URDF files and changes nothing here: " +
+                            (*format == ImportFormat::Mjcf ? "an MJCF body floats with a <freejoint/> (or <joint type=\"free\"/>)"
+                                                           : "an SDFormat model floats unless a joint joins it to the world"));
+  return spec;
 }
 
 }  // namespace mechsim::io

@@ -23,12 +23,23 @@ enum class ImportFormat { Urdf, Mjcf, Sdf };
 /// std::nullopt for every other file (the native format).
 std::optional<ImportFormat> importFormatOf(const std::string& path);
 
+/// "mechsim reads its native format (.json), URDF (...), MJCF (...) and SDFormat (...)": the
+/// sentence the diagnostics of a file of the wrong kind end with.
+extern const char* const kFormatsRead;
+
+/// For a file importFormatOf leaves to the native reader, whose `text` has been read: throws
+/// LoadError at 1:1 when it is a .xacro (saying how to expand it) or XML under an extension that
+/// names no format (saying which are read), which the native reader would refuse as
+/// "unexpected '<'". Returns otherwise.
+void refuseUnreadable(const std::string& path, std::string_view text);
+
 /// Reads a URDF / MJCF / SDF file chosen by importFormatOf. Throws LoadError.
-MechanismSpec importMechanismFile(const std::string& path);
+MechanismSpec importMechanismFile(const std::string& path, const ImportOptions& options = {});
 
 /// The importers, on text. `fileName` names the text in diagnostics; relative mesh paths (and
 /// package:// / model:// searches) start at `baseDir`. Throw LoadError.
-MechanismSpec parseUrdf(std::string_view text, const std::string& fileName, const std::string& baseDir);
+MechanismSpec parseUrdf(std::string_view text, const std::string& fileName, const std::string& baseDir,
+                        const ImportOptions& options = {});
 MechanismSpec parseMjcf(std::string_view text, const std::string& fileName, const std::string& baseDir);
 MechanismSpec parseSdf(std::string_view text, const std::string& fileName, const std::string& baseDir);
 

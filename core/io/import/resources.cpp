@@ -12,6 +12,7 @@
 #include "core/io/import/import_common.h"
 #include "core/io/import/xml_file.h"
 #include "core/io/mesh.h"
+#include "core/mesh_mirror.h"
 
 namespace mechsim::io::imp {
 
@@ -50,15 +51,38 @@ std::string packageName(const fs::path& dir) {
   return std::regex_search(text, m, nameRe) ? m[1].str() : "";
 }
 
+/// The variables that extend the search path of `scheme` ("package" or "model"), in order.
+std::vector<const char*> pathVariables(const std::string& scheme) {
+  return scheme == "model"
+             ? std::vector<const char*>{"SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "GAZEBO_MODEL_PATH"}
+             : std::vector<const char*>{"ROS_PACKAGE_PATH"};
+}
+
 }  // namespace
+
+std::optional<std::string> missingPackageNote(const std::string& uri, const std::string& baseDir) {
+  for (const std::string scheme : {"package", "model"}) {
+    const std::string prefix = scheme + "://";
+    if (uri.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = uri.substr(prefix.size());
+    const std::string name = rest.substr(0, rest.find('/'));
+    std::string roots;
+    for (const std::string& r : resourceSearchPath(scheme, baseDir)) roots += (roots.empty() ? "" : ":") + r;
+    std::vector<const char*> vars = pathVariables(scheme);
+    vars.push_back("MECHSIM_PACKAGE_PATH");
+    std::string extend = vars[0];
+    for (std::size_t i = 1; i < vars.size(); ++i) extend += std::string(i + 1 == vars.size() ? " or " : ", ") + vars[i];
+    return std::string("no ") + (scheme == "package" ? "ROS package" : "model") + " \"" + name +
+           "\" in the search path " + roots + " (no folder there is named " + name +
+           (scheme == "package" ? " or has a package.xml that names it" : "") + "); add the folder that holds it to " +
+           extend + " (':'-separated; docs/import.md)";
+  }
+  return std::nullopt;
+}
 
 std::vector<std::string> resourceSearchPath(const std::string& scheme, const std::string& baseDir) {
   std::vector<std::string> roots = splitPath(std::getenv("MECHSIM_PACKAGE_PATH"));
-  const std::vector<const char*> envs =
-      scheme == "model" ? std::vector<const char*>{"SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH",
-                                                   "GAZEBO_MODEL_PATH"}
-                        : std::vector<const char*>{"ROS_PACKAGE_PATH"};
-  for (const char* e : envs)
+  for (const char* e : pathVariables(scheme))
     for (const std::string& r : splitPath(std::getenv(e))) roots.push_back(r);
   std::error_code ec;
   fs::path dir = fs::absolute(baseDir.empty() ? fs::path(".") : fs::path(baseDir), ec).lexically_normal();
@@ -71,11 +95,11 @@ std::vector<std::string> resourceSearchPath(const std::string& scheme, const std
 }
 
 std::optional<std::string> resolveResource(const std::string& uri, const std::string& baseDir,
-                                           const std::string& relativeTo, std::vector<std::string>& tried) {
+                                           const std::string& relativeTo, std::vector<std::string>& tried, bool folders) {
   std::error_code ec;
   auto found = [&](const fs::path& p) -> std::optional<std::string> {
     tried.push_back(p.string());
-    if (isFile(p)) return fs::absolute(p, ec).lexically_normal().string();
+    if (isFile(p) || (folders && isDir(p))) return fs::absolute(p, ec).lexically_normal().string();
     return std::nullopt;
   };
   for (const std::string scheme : {"package", "model"}) {
@@ -108,17 +132,24 @@ void MeshLoader::warn(SourceLoc where, const std::string& msg) {
 
 ShapeSpec MeshLoader::load(SourceLoc where, const std::string& uri, const Vec3& scale, const std::string& relativeTo) {
   ShapeSpec s;
-  // One uniform scale: exact when the three agree, else their geometric mean (volume-preserving).
+  // The signs of the scale reflect the mesh (a right-hand part drawn from the left-hand part's
+  // file), exactly; the magnitudes give one uniform scale: exact when the three agree, else their
+  // geometric mean (volume-preserving).
   const Vec3 a = scale.cwiseAbs();
   double k = a.x();
+  Vec3 mirror = Vec3::Ones();
   if (!(a.minCoeff() > 0) || !a.allFinite()) {
     warn(where, "mesh \"" + uri + "\": scale " + fmt(scale.x()) + " " + fmt(scale.y()) + " " + fmt(scale.z()) +
                     " has a zero or non-finite component; scale 1 is used");
     k = 1.0;
-  } else if (scale.minCoeff() < 0 || a.maxCoeff() - a.minCoeff() > 1e-12 * a.maxCoeff()) {
-    k = std::cbrt(a.x() * a.y() * a.z());
-    warn(where, "mesh \"" + uri + "\": scale " + fmt(scale.x()) + " " + fmt(scale.y()) + " " + fmt(scale.z()) +
-                    " is not uniform and positive; mechsim scales meshes uniformly, by " + fmt(k) + " here");
+  } else {
+    for (int i = 0; i < 3; ++i) mirror[i] = scale[i] < 0 ? -1.0 : 1.0;
+    if (a.maxCoeff() - a.minCoeff() > 1e-12 * a.maxCoeff()) {
+      k = std::cbrt(a.x() * a.y() * a.z());
+      warn(where, "mesh \"" + uri + "\": scale " + fmt(scale.x()) + " " + fmt(scale.y()) + " " + fmt(scale.z()) +
+                      " is not uniform; mechsim scales meshes uniformly, by " + fmt(k) + " here" +
+                      (mirrors(mirror) ? " (and mirrors them as the signs say)" : ""));
+    }
   }
 
   std::vector<std::string> tried;
@@ -126,7 +157,10 @@ ShapeSpec MeshLoader::load(SourceLoc where, const std::string& uri, const Vec3& 
   std::string reason;
   if (!path) {
     reason = "not found";
-    if (!tried.empty()) {
+    // Nothing looked at: the package or model itself is in no root of the search path.
+    if (auto missing = tried.empty() ? missingPackageNote(uri, baseDir_) : std::nullopt) {
+      reason += ": " + *missing;
+    } else if (!tried.empty()) {
       reason += " (looked for " + tried.front();
       if (tried.size() > 1) reason += " and " + std::to_string(tried.size() - 1) + " other place" + (tried.size() > 2 ? "s" : "");
       reason += "; see docs/import.md for the search path)";
@@ -155,6 +189,14 @@ ShapeSpec MeshLoader::load(SourceLoc where, const std::string& uri, const Vec3& 
   s.type = ShapeType::Mesh;
   s.resolvedFile = *path;
   s.scale = k;
+  if (mirrors(mirror)) {
+    // One reflected copy per file and reflection, shared as the file's own triangles are.
+    const std::string key = *path + "|" + fmt(mirror.x()) + fmt(mirror.y()) + fmt(mirror.z());
+    auto& m = mirrored_[key];
+    if (!m) m = std::make_shared<const MeshData>(mirroredMesh(*s.mesh, mirror));
+    s.mesh = m;
+    s.mirror = mirror;
+  }
   // The spec names the mesh relative to the describing file's folder, as the native format does.
   std::error_code ec;
   const fs::path base = fs::absolute(baseDir_.empty() ? fs::path(".") : fs::path(baseDir_), ec).lexically_normal();

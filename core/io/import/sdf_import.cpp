@@ -86,8 +86,15 @@ class SdfImporter {
       SilentConsole silent;
       console_bridge::useOutputHandler(&silent);
       sdf::Console::Instance()->SetQuiet(true);
+      // <include><uri>model://NAME</uri> goes along the search path the meshes use
+      // (resources.h); libsdformat on its own looks in SDF_PATH.
+      sdf::ParserConfig config = sdf::ParserConfig::GlobalConfig();
+      config.SetFindCallback([this](const std::string& uri) {
+        std::vector<std::string> tried;
+        return imp::resolveResource(uri, baseDir_, baseDir_, tried, true).value_or("");
+      });
       try {
-        errors = root.LoadSdfString(text_);
+        errors = root.LoadSdfString(text_, config);
       } catch (const std::exception& e) {  // any other exception the library lets out
         thrown = e.what();
       }
@@ -107,6 +114,11 @@ class SdfImporter {
       if (const imp::XMLElement* at = e.XmlPath() ? elementAt(xml, *e.XmlPath()) : nullptr) where = xml.loc(at);
       else if (const imp::XMLElement* named = elementNamedIn(xml, msg)) where = xml.loc(named);
       if (e.LineNumber() && *e.LineNumber() > 0) where = SourceLoc{*e.LineNumber(), 1};
+      // An <include> whose model is nowhere: the search path and how to extend it.
+      static const std::regex unfound(R"(Unable to find uri\[([^\]]*)\])");
+      std::smatch u;
+      if (std::regex_search(msg, u, unfound))
+        if (auto note = imp::missingPackageNote(u[1].str(), baseDir_)) msg += ": " + *note;
       throw LoadError(Diagnostic{file_, where.line, where.col, "libsdformat: " + msg});
     }
 

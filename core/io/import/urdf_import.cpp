@@ -14,8 +14,9 @@
 //
 // Mapping: revolute → revolute with [lower, upper]; continuous → revolute; prismatic → prismatic
 // with limits; fixed → fixed; planar → planar (axis = normal); floating → no joint (a free body).
-// The root link is fixed. <inertial> gives mass, com and inertia (rotated into link axes); a link
-// without one gets kNominalMass. <collision> → shapes, <visual> → visuals (material colour).
+// The root link is fixed, or free with ImportOptions::floatingBase. <inertial> gives mass, com and
+// inertia (rotated into link axes); a link without one gets kNominalMass. <collision> → shapes,
+// <visual> → visuals (material colour).
 // Loop closures: the extension element <loop_joint> (docs/import.md), read here with TinyXML2
 // since urdfdom ignores unknown elements; <mechsim:driver> adds drivers.
 #include <console_bridge/console.h>
@@ -59,8 +60,8 @@ class CaptureErrors : public console_bridge::OutputHandler {
 
 class UrdfImporter {
  public:
-  UrdfImporter(std::string_view text, const std::string& fileName, const std::string& baseDir)
-      : xml_(text, fileName, baseDir), meshes_(spec_, baseDir) {
+  UrdfImporter(std::string_view text, const std::string& fileName, const std::string& baseDir, const ImportOptions& options)
+      : xml_(text, fileName, baseDir), meshes_(spec_, baseDir), options_(options) {
     spec_.sourceFile = fileName;
     xml_.setUnitHint("URDF values are metres, radians and kilograms, written without units");
   }
@@ -83,6 +84,7 @@ class UrdfImporter {
   imp::XmlFile xml_;
   MechanismSpec spec_;
   imp::MeshLoader meshes_;
+  ImportOptions options_;
   std::map<std::string, const XMLElement*> links_, joints_;  // by name
   std::vector<std::string> linkOrder_;                         // document order
   std::map<std::string, const XMLElement*> parentJoint_;       // child link → its joint element
@@ -348,6 +350,9 @@ class UrdfImporter {
   void build(const urdf::ModelInterface& model) {
     placeLinks(model);
     const std::string root = model.getRoot()->name;
+    if (options_.floatingBase && root == "world")
+      warn(links_.at(root), "floating base: the root link is \"world\", which ROS tools take for the world frame; it "
+                            "floats too, with the robot joined to it as the file says");
     // Bodies, in document order.
     for (const std::string& name : linkOrder_) {
       const auto link = model.getLink(name);
@@ -357,7 +362,9 @@ class UrdfImporter {
       spec_.locations[path + ".name"] = xml_.attrLoc(le, "name");
       BodySpec b;
       b.name = name;
-      b.fixed = name == root;
+      // The root is bolted to the world, as ROS tools take a URDF, unless the user asked for a
+      // floating base (a legged robot, a humanoid): then no body is fixed and the root is free.
+      b.fixed = name == root && !options_.floatingBase;
       b.position = world_.at(name).position;
       b.orientation = world_.at(name).orientation;
       if (link->inertial && link->inertial->mass > 0) {
@@ -373,6 +380,10 @@ class UrdfImporter {
         if (const XMLElement* o = ie->FirstChildElement("origin")) spec_.locations[path + ".com"] = xml_.loc(o);
       } else if (!b.fixed) {
         b.mass = imp::kNominalMass;  // massless frame (docs/import.md)
+        // A floating root carries the robot: its 1 g is worth a word (dynamics will show it).
+        if (name == root)
+          warn(le, "floating base: the root link \"" + name + "\" has no mass; it gets the nominal " +
+                       fmt(imp::kNominalMass * 1e3) + " g of a massless link");
       }
       const auto collisions = children(le, "collision");
       for (std::size_t k = 0; k < link->collision_array.size() && k < collisions.size(); ++k) {
@@ -483,8 +494,9 @@ class UrdfImporter {
 
 }  // namespace
 
-MechanismSpec parseUrdf(std::string_view text, const std::string& fileName, const std::string& baseDir) {
-  return UrdfImporter(text, fileName, baseDir).run();
+MechanismSpec parseUrdf(std::string_view text, const std::string& fileName, const std::string& baseDir,
+                        const ImportOptions& options) {
+  return UrdfImporter(text, fileName, baseDir, options).run();
 }
 
 }  // namespace mechsim::io
