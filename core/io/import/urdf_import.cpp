@@ -23,9 +23,12 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include <cmath>
+#include <locale>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <sstream>
 
 #include "core/io/import/import.h"
 #include "core/io/import/import_common.h"
@@ -76,6 +79,8 @@ class UrdfImporter {
     const urdf::ModelInterfaceSharedPtr model = parseWithUrdfdom(robot);
     build(*model);
     for (const XMLElement* l : children(robot, "loop_joint")) loopJoint(l);
+    for (const XMLElement* g : children(robot, "gazebo"))
+      for (const XMLElement* l : children(g, "joint")) gazeboJoint(g, l);
     for (const XMLElement* d : children(robot, "mechsim:driver")) imp::readDriver(xml_, d, spec_);
     return std::move(spec_);
   }
@@ -488,6 +493,107 @@ class UrdfImporter {
         lim && (type == "revolute" || type == "prismatic"))
       j.limits = std::make_pair(xml_.number(lim, "lower", 0.0), xml_.number(lim, "upper", 0.0));
     if (world_.count(child) == 0 || world_.count(parent) == 0) xml_.fail(l, "internal: link not placed");
+    addJoint(std::move(j), l);
+  }
+
+  /// The numbers of an element's text ("0.35 0 0 0 0 0"), or std::nullopt when it does not hold
+  /// exactly n of them.
+  static std::optional<std::vector<double>> textNumbers(const XMLElement* e, std::size_t n) {
+    if (!e || !e->GetText()) return std::nullopt;
+    std::istringstream in(e->GetText());
+    in.imbue(std::locale::classic());
+    std::vector<double> v;
+    for (double x; in >> x;) v.push_back(x);
+    if (!in.eof() || v.size() != n) return std::nullopt;
+    for (double x : v)
+      if (!std::isfinite(x)) return std::nullopt;
+    return v;
+  }
+  static std::string textOf(const XMLElement* e) {
+    std::string t = e && e->GetText() ? e->GetText() : "";
+    const auto a = t.find_first_not_of(" \t\r\n"), b = t.find_last_not_of(" \t\r\n");
+    return a == std::string::npos ? "" : t.substr(a, b - a + 1);
+  }
+
+  /// A loop closed in Gazebo's URDF extension: a <joint> in a <gazebo> block, in SDFormat's words,
+  ///   <gazebo><joint name="C" type="revolute"><parent>rocker</parent><child>coupler</child>
+  ///     <pose>0.35 0 0 0 0 0</pose><axis><xyz>0 0 1</xyz><limit><lower/><upper/></limit></axis>
+  ///   </joint></gazebo>
+  /// which Gazebo copies into the model it makes of the URDF (urdfdom does not see it). As in
+  /// SDFormat 1.5+, <pose> (x y z roll pitch yaw) places the joint frame in the child link's frame
+  /// and <axis><xyz> is in the joint frame, or in the model frame with
+  /// <use_parent_model_frame>true</use_parent_model_frame> (SDFormat 1.4's convention). Held
+  /// where the file draws it, as <loop_joint> is. A joint that cannot be read is a warning that
+  /// says why and that the loop is left open — never dropped without a word.
+  void gazeboJoint(const XMLElement* gazebo, const XMLElement* l) {
+    const char* nameAttr = l->Attribute("name");
+    const std::string name = nameAttr ? nameAttr : "";
+    const std::string type = l->Attribute("type") ? l->Attribute("type") : "";
+    auto skip = [&](const std::string& why) {
+      warn(l, "Gazebo joint \"" + name + "\" in <gazebo> is not read (" + why +
+                  "): the loop it closes stays open; write it as a <loop_joint> (docs/import.md)");
+    };
+    if (gazebo->Attribute("reference")) return skip("a <joint> belongs to a <gazebo> block without reference=");
+    if (name.empty()) return skip("it has no name");
+    for (const JointSpec& o : spec_.joints)
+      if (o.name == name) return skip("a joint of that name exists");
+    const std::string parent = textOf(l->FirstChildElement("parent")), child = textOf(l->FirstChildElement("child"));
+    if (parent.empty() || child.empty()) return skip("it needs <parent> and <child> links");
+    for (const std::string& link : {parent, child})
+      if (world_.count(link) == 0) return skip("no link \"" + link + "\"");
+    if (parent == child) return skip("its parent and child are the same link");
+    JointSpec j;
+    if (type == "revolute" || type == "continuous") j.type = JointType::Revolute;
+    else if (type == "prismatic") j.type = JointType::Prismatic;
+    else if (type == "ball") j.type = JointType::Spherical;
+    else if (type == "universal") j.type = JointType::Universal;
+    else if (type == "fixed") j.type = JointType::Fixed;
+    else return skip("type \"" + type + "\" is not one of revolute, continuous, prismatic, ball, universal, fixed");
+    Pose o;
+    if (const XMLElement* pe = l->FirstChildElement("pose")) {
+      if (pe->Attribute("relative_to") && std::string(pe->Attribute("relative_to")) != child)
+        return skip("a <pose relative_to> other than the child link");
+      const auto v = textNumbers(pe, 6);
+      if (!v) return skip("its <pose> is not six numbers");
+      o.position = Vec3((*v)[0], (*v)[1], (*v)[2]);
+      o.orientation = imp::quatFromRpy((*v)[3], (*v)[4], (*v)[5]);
+    }
+    const Pose f = imp::compose(world_.at(child), o);
+    auto axisOf = [&](const char* tag, const Vec3& dflt, Vec3& out) {
+      const XMLElement* ax = l->FirstChildElement(tag);
+      Vec3 a = dflt;
+      bool modelFrame = false;
+      if (ax) {
+        if (const XMLElement* xyz = ax->FirstChildElement("xyz")) {
+          const auto v = textNumbers(xyz, 3);
+          if (!v || Vec3((*v)[0], (*v)[1], (*v)[2]).norm() == 0) return false;
+          a = Vec3((*v)[0], (*v)[1], (*v)[2]);
+          if (const char* e = xyz->Attribute("expressed_in")) modelFrame = std::string(e) == "__model__";
+        }
+        const std::string m = textOf(ax->FirstChildElement("use_parent_model_frame"));
+        modelFrame = modelFrame || m == "true" || m == "1";
+      }
+      // The model frame is the root link's frame, which the importer places at the world origin.
+      out = (modelFrame ? a : Vec3(f.orientation * a)).stableNormalized();
+      return true;
+    };
+    if (!axisOf("axis", Vec3::UnitZ(), j.axis)) return skip("its <axis><xyz> is not a non-zero vector");
+    j.normal = j.axis1 = j.axis;
+    if (j.type == JointType::Universal) {
+      if (!axisOf("axis2", Vec3::UnitY(), j.axis2)) return skip("its <axis2><xyz> is not a non-zero vector");
+      if (std::fabs(j.axis1.dot(j.axis2)) > 1e-6) return skip("its two axes are not perpendicular");
+    }
+    if (j.type == JointType::Revolute || j.type == JointType::Prismatic)
+      if (const XMLElement* lim = l->FirstChildElement("axis") ? l->FirstChildElement("axis")->FirstChildElement("limit") : nullptr) {
+        const auto lo = textNumbers(lim->FirstChildElement("lower"), 1), hi = textNumbers(lim->FirstChildElement("upper"), 1);
+        // Gazebo writes ±1e16 for "no limit" on continuous joints.
+        if (lo && hi && (*lo)[0] <= (*hi)[0] && std::fabs((*lo)[0]) < 1e15 && std::fabs((*hi)[0]) < 1e15 && type != "continuous")
+          j.limits = std::make_pair((*lo)[0], (*hi)[0]);
+      }
+    j.name = name;
+    j.body1 = parent;
+    j.body2 = child;
+    j.point = f.position;
     addJoint(std::move(j), l);
   }
 };
