@@ -66,7 +66,10 @@ int cmdCheck(const Args& args) {
   std::printf("  mobility      %d (true DOF from the rank of the constraint Jacobian)\n", r.dof);
   std::printf("  with drivers  %d DOF left free\n", r.dofDriven);
   std::printf("  redundant     %d equation%s", static_cast<int>(r.redundant.size()), r.redundant.size() == 1 ? "" : "s");
-  for (size_t i = 0; i < r.redundant.size(); ++i) std::printf("%s%s", i ? ", " : ": ", r.redundant[i].c_str());
+  // The first 30 by name (a large redundant mechanism has thousands; --json lists them all).
+  constexpr size_t kNamed = 30;
+  for (size_t i = 0; i < r.redundant.size() && i < kNamed; ++i) std::printf("%s%s", i ? ", " : ": ", r.redundant[i].c_str());
+  if (r.redundant.size() > kNamed) std::printf(" and %zu more (--json lists them all)", r.redundant.size() - kNamed);
   std::printf("\n");
   std::printf("  residual      %.3g\n", r.residual);
   std::printf("  singular      %s\n", r.singular ? "yes" : "no");

@@ -170,13 +170,16 @@ bool LuNullspace::compute(const SpMat& A) {
 }
 
 // Which route the reduced systems take. The dense one stores Jᵀ and K, r × (m − r + n − r)
-// numbers, and factors them in r ((m − r)² + (n − r)²) flops: a few milliseconds for the example
-// mechanisms, but quadratic in memory and cubic in time when a large mechanism has many redundant
-// equations (a ladder of planar loops modelled in 3-D: 3 per loop) or many free directions (an
+// numbers, and the QR factors of [Jᵀ; I] and [K; I], (r + m − r)(m − r) + (r + n − r)(n − r)
+// more, in r ((m − r)² + (n − r)²) flops: a few milliseconds for the example mechanisms, but
+// quadratic in memory and cubic in time when a large mechanism has many redundant equations (a
+// ladder of planar loops modelled in 3-D: 3 per loop; 10^4 joints between the same two bodies,
+// whose QR factor of 5·10^4 × 5·10^4 took the machine's 22 GB) or many free directions (an
 // undriven chain). Past 2²⁰ stored numbers (8 MB) the sparse augmented systems take over.
 void LuNullspace::Impl::ensureReduced() {
   if (reducedReady) return;
-  const double stored = static_cast<double>(r()) * ((m() - r()) + (n() - r()));
+  const double r_ = r(), m2 = m() - r(), n2 = n() - r();
+  const double stored = r_ * (m2 + n2) + (r_ + m2) * m2 + (r_ + n2) * n2;
   sparseRoute = opt.reduced == ReducedRoute::Sparse ||
                 (opt.reduced == ReducedRoute::Auto && r() > 0 && stored > double(1 << 20));
   if (sparseRoute) {

@@ -515,16 +515,19 @@ void TestLuNullspace::sparseRouteAgainstCod() {
 }
 
 // Auto takes the dense route for small reduced systems and the sparse one past 2²⁰ stored numbers
-// (r × (m − r + n − r)); both give the same solutions.
+// (Jᵀ and K, r × (m − r + n − r), and the QR factors of [Jᵀ; I] and [K; I]); both give the same
+// solutions. The third case has few pivots and many redundant rows (Jᵀ small, its QR factor not).
 void TestLuNullspace::autoRouteLargeReduced() {
-  const Case small{300, 300, 285, 10, 7101}, large{2000, 2000, 1400, 300, 7102};
-  for (const Case& c : {small, large}) {
+  const Case small{300, 300, 285, 10, 7101}, large{2000, 2000, 1400, 300, 7102}, manyRows{1200, 20, 20, 0, 7103};
+  for (const Case& c : {small, large, manyRows}) {
     const SpMat A = make(c);
     LuNullspace automatic, dense(LuNullspaceOptions{tol::kPivotThreshold, tol::kRankRelative, true, ReducedRoute::Dense});
     QVERIFY(automatic.compute(A) && dense.compute(A));
     QCOMPARE(automatic.rank(), c.r);
-    const double stored = double(c.r) * (c.m - c.r + c.n - c.r);
+    const double m2 = c.m - c.r, n2 = c.n - c.r;
+    const double stored = c.r * (m2 + n2) + (c.r + m2) * m2 + (c.r + n2) * n2;
     QCOMPARE(automatic.sparseReduced(), stored > double(1 << 20));
+    if (c.seed == 7103) QVERIFY(automatic.sparseReduced() && double(c.r) * (m2 + n2) < double(1 << 20));
     QVERIFY(!dense.sparseReduced());
     const VecX b = randomVec(c.m, c.seed + 11), cv = randomVec(c.n, c.seed + 13);
     const double e1 = relErr(automatic.solve(b), dense.solve(b));
