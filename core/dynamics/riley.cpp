@@ -10,7 +10,89 @@
 
 namespace mechsim::dyn {
 
+namespace {
+
+/// The dense route of estimateMu: every eigenvalue of N̂.
+double estimateMuDense(const SpMat& N, const VecX& D, double relativeZero);
+
+}  // namespace
+
 double estimateMu(const SpMat& N, const VecX& D, double relativeZero) {
+  if (N.rows() > kDenseMuRows) {
+    const double mu = estimateMuByInertia(N, D, relativeZero);
+    if (mu >= 0) return mu;
+  }
+  return estimateMuDense(N, D, relativeZero);
+}
+
+double estimateMuByInertia(const SpMat& N, const VecX& D, double relativeZero) {
+  const Eigen::Index n = N.rows();
+  if (n == 0) return 0;
+  // N̂ = D^{-½} N D^{-½}, with every diagonal entry stored (the shifts land there).
+  const VecX d = D.cwiseSqrt().cwiseInverse();
+  SpMat Nh = d.asDiagonal() * N * d.asDiagonal();
+  SpMat I(n, n);
+  I.setIdentity();
+  Nh = (0.5 * (Nh + SpMat(Nh.transpose())) + 0.0 * I).pruned(0.0, 0.0);
+  for (Eigen::Index i = 0; i < n; ++i) Nh.coeffRef(i, i) += 0.0;
+  Nh.makeCompressed();
+  // λ_max: from below by 40 power iterations (for σ₀, as the dense route scales its threshold by
+  // the largest eigenvalue), from above by Gershgorin (the bisection's upper end).
+  double gershgorin = 0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    double sum = 0;
+    for (SpMat::InnerIterator it(Nh, j); it; ++it) sum += std::abs(it.value());
+    gershgorin = std::max(gershgorin, sum);
+  }
+  if (!(gershgorin > 0)) return 0;
+  VecX v = VecX::Ones(n) / std::sqrt(double(n));
+  for (Eigen::Index i = 0; i < n; ++i) v(i) *= 1.0 + 0.5 * std::sin(double(i));  // not orthogonal to anything special
+  double top = 0;
+  for (int k = 0; k < 40; ++k) {
+    const VecX w = Nh * v;
+    top = v.dot(w) / v.squaredNorm();
+    const double nw = w.norm();
+    if (!(nw > 0)) break;
+    v = w / nw;
+  }
+  if (!(top > 0)) return 0;
+  // Negative pivots of LDLᵀ(N̂ − σI): the eigenvalues below σ (a zero pivot: σ nudged once).
+  Eigen::SimplicialLDLT<SpMat, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt;
+  ldlt.analyzePattern(Nh);
+  auto below = [&](double sigma) -> Eigen::Index {
+    for (int attempt = 0; attempt < 2; ++attempt, sigma *= 1 + 1e-7) {
+      SpMat S = Nh;
+      for (Eigen::Index i = 0; i < n; ++i) S.coeffRef(i, i) -= sigma;
+      ldlt.factorize(S);
+      if (ldlt.info() != Eigen::Success) continue;
+      const VecX& piv = ldlt.vectorD();
+      if (!piv.allFinite()) continue;
+      Eigen::Index count = 0;
+      bool zero = false;
+      for (Eigen::Index i = 0; i < n; ++i) {
+        count += piv(i) < 0;
+        zero = zero || piv(i) == 0;
+      }
+      if (!zero) return count;
+    }
+    return -1;
+  };
+  double lo = relativeZero * top, hi = gershgorin * (1 + 1e-9);
+  const Eigen::Index k0 = below(lo);
+  if (k0 < 0) return -1;
+  if (k0 >= n) return top;  // as the dense route: nothing counts as non-zero but the largest
+  while (hi / lo > 1.2) {
+    const double mid = std::sqrt(lo * hi);
+    const Eigen::Index c = below(mid);
+    if (c < 0) return -1;
+    (c > k0 ? hi : lo) = mid;
+  }
+  return std::sqrt(lo * hi);
+}
+
+namespace {
+
+double estimateMuDense(const SpMat& N, const VecX& D, double relativeZero) {
   const Eigen::Index n = N.rows();
   if (n == 0) return 0;
   // N̂ = D^{-½} N D^{-½}: its eigenvalues are (α_i/β_i)² of the GSVD of (A, D^{½}) (paper eq. 82).
@@ -26,6 +108,8 @@ double estimateMu(const SpMat& N, const VecX& D, double relativeZero) {
     if (ev(i) > relativeZero * top) return ev(i);
   return top;
 }
+
+}  // namespace
 
 void RileySolver::analyse(const SpMat& N) {
   const Eigen::Index n = N.rows();

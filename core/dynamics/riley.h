@@ -38,9 +38,23 @@ struct RileyResult {
   double lastChange = 0;       // ‖x^{k+1} − x^k‖_D / ‖x^{k+1}‖_D at the end
 };
 
-/// The smallest non-zero eigenvalue μ of D^{-½} N D^{-½} (dense symmetric eigenvalues, O(n³);
-/// eigenvalues below relativeZero × the largest count as zero). Returns 0 when N = 0.
+/// The smallest non-zero eigenvalue μ of D^{-½} N D^{-½} (eigenvalues below relativeZero × the
+/// largest count as zero). Returns 0 when N = 0. Up to kDenseMuRows rows: all eigenvalues of the
+/// dense matrix (O(n³); exact). Above: estimateMuByInertia (sparse factorisations; within 10 %).
 double estimateMu(const SpMat& N, const VecX& D, double relativeZero = 1e-10);
+
+/// Rows up to which estimateMu takes the dense eigenvalues (a second or less), beyond which it
+/// counts them (a 1 000-link chain's 5 000 rows: the dense solver took 90 % of a dynamics step).
+constexpr Eigen::Index kDenseMuRows = 1500;
+
+/// μ bracketed by counting eigenvalues: by Sylvester's law of inertia, the number of eigenvalues
+/// of N̂ = D^{-½} N D^{-½} below σ is the number of negative pivots of the LDLᵀ factorisation of
+/// N̂ − σI. With k₀ = the count at σ₀ = relativeZero × λ_max (the null space: N̂'s redundant
+/// directions), μ is the σ where the count first exceeds k₀; bisection in log σ between σ₀ and
+/// the Gershgorin bound brackets it to a ratio of 1.2 in about eight sparse factorisations (AMD
+/// order, one symbolic analysis), O(fill) each instead of O(n³). Returns the geometric middle of
+/// the bracket (within 10 % of μ), or −1 when a factorisation breaks down (a zero pivot twice).
+double estimateMuByInertia(const SpMat& N, const VecX& D, double relativeZero = 1e-10);
 
 class RileySolver {
  public:

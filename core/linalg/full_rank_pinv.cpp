@@ -43,11 +43,6 @@ struct Augmented {
                       static_cast<Eigen::Index>(inner.size()) == K.nonZeros() &&
                       std::equal(inner.begin(), inner.end(), K.innerIndexPtr());
     if (!same) {
-      // K is symmetric (its pattern and its values): UMFPACK's symmetric strategy orders it by
-      // AMD on K + Kᵀ with diagonal pivots preferred. Its default (unsymmetric, COLAMD on the
-      // columns) searched rows quadratically when B has a dense row or column — a body that
-      // 10^4 joints share: row_search and assemble took most of `check` there.
-      lu.umfpackControl()(UMFPACK_STRATEGY) = UMFPACK_STRATEGY_SYMMETRIC;
       lu.analyzePattern(K);
       if (lu.info() != Eigen::Success) return analysed = false;
       outer.assign(K.outerIndexPtr(), K.outerIndexPtr() + K.outerSize() + 1);
