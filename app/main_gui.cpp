@@ -15,7 +15,8 @@
 // next to the executable when installed). With --screenshot it shows the window, waits for the
 // first painted frame, saves the 3-D view's framebuffer (WxH of --size) as a PNG and exits: 0 on
 // success, 1 when the file does not load (the loader's `FILE:LINE:COL: error: ...` on stderr)
-// or the image cannot be written. --size is the size of the 3-D view (the window grows around it).
+// or the image cannot be written. --size is the size of the 3-D view (the window grows around it;
+// interactively, only within the screen's available area).
 //
 // OpenGL: the viewport needs a 3.3 core context, requested with QSurfaceFormat::setDefaultFormat
 // before QApplication exists. Mesa (llvmpipe under Xvfb included) grants it directly through
@@ -255,10 +256,17 @@ int main(int argc, char** argv) {
 
   mechsim::ui::MainWindow window;
   // --size is the size of the 3-D view: lay the window out once, then grow it by what the menus,
-  // the dock and the status bar take.
-  window.resize(windowSize);
-  if (QLayout* layout = window.layout()) layout->activate();
-  window.resize(windowSize + (window.size() - window.viewport()->size()));
+  // the dock and the status bar take. The screenshot and the benchmarks always size their view
+  // (1024 × 720 by default) and keep it, on the screen or not; an interactive window has the size
+  // and place of the last session (or its default) within the screen, and --size only when given.
+  const bool sized = shot || parser.isSet(opt.benchmarkDrag) || parser.isSet(opt.benchmarkEdit);
+  if (sized || parser.isSet(size)) {
+    window.resize(windowSize);
+    if (QLayout* layout = window.layout()) layout->activate();
+    window.resize(windowSize + (window.size() - window.viewport()->size()));
+    if (sized) window.setFitsScreen(false);
+    else window.fitToScreen();
+  }
 
   // In screenshot mode a load error goes to stderr and ends the program with status 1.
   if (shot) window.setErrorHandler([](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <numeric>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -92,6 +93,21 @@ inline std::vector<Eigen::Vector3f> areaWeightedNormals(const std::vector<Eigen:
     v = l > 0 ? Eigen::Vector3f(v / l) : Eigen::Vector3f::UnitZ();
   }
   return n;
+}
+
+/// Crease-aware normals for a triangle mesh given as `vertices` and `indices` (replaced): each
+/// vertex repeated once per group of its triangles that meet at less than kCreaseDegrees
+/// (creaseGroups), the indices renumbered to those copies, and `normals` the area-weighted normals
+/// of the copies — smooth across gentle edges, sharp at creases.
+inline void creaseNormals(std::vector<Eigen::Vector3f>& vertices, std::vector<unsigned>& indices,
+                          std::vector<Eigen::Vector3f>& normals) {
+  std::vector<unsigned> groupPoint;
+  std::vector<unsigned> corners = creaseGroups(vertices, indices, kCreaseDegrees, groupPoint);
+  std::vector<Eigen::Vector3f> copies(groupPoint.size());
+  for (std::size_t g = 0; g < groupPoint.size(); ++g) copies[g] = vertices[groupPoint[g]];
+  vertices = std::move(copies);
+  indices = std::move(corners);
+  normals = areaWeightedNormals(vertices, indices);
 }
 
 }  // namespace mechsim

@@ -4,6 +4,9 @@
 // limits, else the reachable range), a spin box in display units (degrees for angles, metres for
 // lengths) and, for a file driver, "f(t)": the driver follows its expression of t when time runs.
 // The panel only asks (valueRequested); the sliders show what the controller reports (showFrame).
+// A turning DOF (sim::isTurning: a crank) shows its unwrapped angle in the spin box (2520° after
+// seven turns); its slider is a dial over one turn, and a move of it goes to the representative
+// of the slider's angle nearest the value shown (the crank keeps its turns, and never jumps by one).
 #include <vector>
 
 #include <QWidget>
@@ -42,10 +45,15 @@ class DofPanel : public QWidget {
   /// Display value ↔ SI (degrees for angles).
   static double toDisplay(const DofInfo& d, double si);
   static double fromDisplay(const DofInfo& d, double shown);
-  /// Slider position ↔ SI value over [lower, upper] in kSteps steps.
+  /// Slider position ↔ SI value over [lower, upper] in kSteps steps. A turning DOF's value is
+  /// first brought into its turn [lower, lower + 2π); fromSlider gives the angle of that turn, which
+  /// `near` (the value shown) unwraps (sim::unwrapNear).
   static constexpr int kSteps = 1000;
   static int toSlider(const DofInfo& d, double si);
   static double fromSlider(const DofInfo& d, int pos);
+  static double fromSlider(const DofInfo& d, int pos, double near);
+  /// The value row i shows (SI; unwrapped for a turning DOF).
+  double value(int i) const { return rows_[i].value; }
 
  signals:
   void valueRequested(int dof, double value);   // SI
@@ -63,7 +71,10 @@ class DofPanel : public QWidget {
     QSlider* slider = nullptr;
     QDoubleSpinBox* spin = nullptr;
     QCheckBox* follow = nullptr;
+    double value = 0;  // the value shown (SI): the last frame's, or the last one asked for
   };
+  /// Shows value v in row r's slider, spin box and tooltip (without signals).
+  void showValue(Row& r, double v, bool slider, bool spin);
   void clearRows();
   QGridLayout* grid_ = nullptr;
   QLabel* empty_ = nullptr;

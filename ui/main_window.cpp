@@ -28,8 +28,10 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QShowEvent>
 #include <QStatusBar>
 #include <QThread>
 #include <QToolBar>
@@ -38,6 +40,7 @@
 
 #include "core/deform/solver.h"
 #include "core/io/load.h"
+#include "core/io/pose_limits.h"
 #include "core/io/read_cancel.h"
 #include "core/io/read_file.h"
 #include "core/io/write.h"
@@ -110,16 +113,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   dragHandler_ = new DragHandler(viewport_, this);
   undo_ = new QUndoStack(this);
 
-  // Status bar: solver figures on the left of the model counts.
+  // Status bar: the solver's state (kinematics or dynamics, converged or not, singular, the
+  // residual), its figures, the file's units, then the model counts.
   residualLabel_ = new QLabel;
+  residualLabel_->setObjectName("solverState");
   solverLabel_ = new QLabel;
   fpsLabel_ = new QLabel;
   dofLabel_ = new QLabel;
+  unitsLabel_ = new QLabel;
+  unitsLabel_->setObjectName("unitsLabel");
   countsLabel_ = new QLabel;
-  for (QLabel* l : {residualLabel_, solverLabel_, fpsLabel_, dofLabel_, countsLabel_}) statusBar()->addPermanentWidget(l);
+  for (QLabel* l : {residualLabel_, solverLabel_, fpsLabel_, dofLabel_, unitsLabel_, countsLabel_}) statusBar()->addPermanentWidget(l);
   // In a narrow window the model counts (also in the Model tree's headings, and in the label's
-  // tooltip) give way first, so that the solver figures and the mobility stay whole.
+  // tooltip) give way first, so that the solver figures and the mobility stay whole. The other
+  // labels are clipped rather than widening the window past the screen (a long deformable-solver
+  // line: the tooltips say it all).
   countsLabel_->setMinimumWidth(1);
+  for (QLabel* l : {solverLabel_, dofLabel_, unitsLabel_}) l->setMinimumWidth(40);
   // The legend of the stress colours: the ramp from low to high and the range it spans.
   stressRamp_ = new QLabel;
   stressRamp_->setPixmap(stressRampPixmap(90, 12));
@@ -133,7 +143,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildMenus();
   buildDocks();
   setAcceptDrops(true);
-  resize(1280, 800);
 
   // The controller on its worker thread; its frames come back queued to the GUI thread.
   simulation_ = std::make_unique<SimulationThread>();
@@ -178,8 +187,78 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(&panelTimer_, &QTimer::timeout, this, &MainWindow::showPanels);
   buildEditDocks();
   autosave_ = new Autosave(this);
+  // The layout as built is what View → Default Layout goes back to; the saved one replaces it.
+  viewMenu_->addSeparator();
+  QAction* resetLayout = viewMenu_->addAction(tr("&Default Layout"), this, &MainWindow::resetLayout);
+  resetLayout->setObjectName("resetLayoutAction");
+  resetLayout->setToolTip(tr("Every dock back where it was at the first start, the window at its default size"));
+  defaultState_ = saveState();
+  resize(defaultSize());
   restoreSettings();
+  fitToScreen();
   updateTitleAndStatus();
+}
+
+QSize MainWindow::defaultSize() const {
+  // 1440 × 900, or the screen's room when smaller (the frame's title bar and borders aside).
+  const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+  const QSize room = s ? s->availableGeometry().size() - (frameGeometry().size() - geometry().size()) : QSize(1440, 900);
+  return QSize(1440, 900).boundedTo(room);
+}
+
+void MainWindow::fitInto(const QRect& available) {
+  // The frame (title bar, borders) as the window system reported it; none before the first show.
+  const QSize frame = frameGeometry().size() - geometry().size();
+  const QSize room = (available.size() - frame).expandedTo(QSize(1, 1));
+  if (size().width() > room.width() || size().height() > room.height()) resize(size().boundedTo(room));
+  // Then its frame moved inside (its top left corner first, where the title bar is).
+  const QRect f = frameGeometry();
+  const int x = std::max(available.left(), std::min(f.left(), available.right() + 1 - f.width()));
+  const int y = std::max(available.top(), std::min(f.top(), available.bottom() + 1 - f.height()));
+  if (x != f.left() || y != f.top()) move(x, y);
+}
+
+void MainWindow::fitToScreen() {
+  const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+  if (s) fitInto(s->availableGeometry());
+}
+
+void MainWindow::resetLayout() {
+  // The docks where they were built, each shown, the window at its default size within the screen.
+  restoreState(defaultState_);
+  resize(defaultSize());
+  if (const QScreen* s = screen()) {
+    const QRect a = s->availableGeometry();
+    move(a.left() + (a.width() - frameGeometry().width()) / 2, a.top() + (a.height() - frameGeometry().height()) / 2);
+  }
+  fitToScreen();
+  sizeDocks();
+  stateRestored_ = false;
+  QSettings settings;
+  settings.remove("window/geometry");
+  settings.remove("window/state");
+}
+
+void MainWindow::sizeDocks() {
+  // Shares of the window: the side columns about a fifth and a quarter of its width, the plots
+  // 30 % of its height, at least what their chart needs.
+  auto dock = [this](const char* name) { return findChild<QDockWidget*>(name); };
+  resizeDocks({dock("modelDock"), dock("dofDock")}, {std::min(340, width() * 22 / 100), std::min(420, width() * 27 / 100)},
+              Qt::Horizontal);
+  resizeDocks({dock("plotDock")}, {std::max(PlotPanel::kMinChartHeight + 30, height() * 3 / 10)}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  if (e->spontaneous() || shown_) return;
+  shown_ = true;
+  // Once shown, the frame's size is known: the window is kept within the screen with it; a layout
+  // not restored from the last session is sized to the window.
+  if (!fitsScreen_) return;
+  QTimer::singleShot(0, this, [this] {
+    fitToScreen();
+    if (!stateRestored_) sizeDocks();
+  });
 }
 
 MainWindow::~MainWindow() {
@@ -379,7 +458,10 @@ void MainWindow::buildDocks() {
   tree_ = new QTreeWidget;
   tree_->setColumnCount(2);
   tree_->setHeaderLabels({tr("Name"), tr("Details")});
+  // Both columns as wide as their texts (a narrow dock scrolls sideways rather than eliding the details).
   tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+  tree_->header()->setStretchLastSection(false);
   tree_->setUniformRowHeights(true);
   QDockWidget* modelDock = dock(tr("Model"), "modelDock", tree_, Qt::LeftDockWidgetArea);
 
@@ -423,13 +505,15 @@ void MainWindow::buildDocks() {
 }
 
 void MainWindow::restoreSettings() {
+  // The window's size, place and dock layout of the last session (fitted to the screen after: a
+  // smaller screen now, or another one).
   QSettings s;
   if (s.contains("window/geometry")) restoreGeometry(s.value("window/geometry").toByteArray());
-  if (s.contains("window/state")) restoreState(s.value("window/state").toByteArray());
+  if (s.contains("window/state")) stateRestored_ = restoreState(s.value("window/state").toByteArray());
   // View options: the toggles carry their keys as object names.
   for (QAction* a : viewMenu_->actions()) {
     const QString key = a->objectName();
-    if (!key.isEmpty() && s.contains("view/" + key)) a->setChecked(s.value("view/" + key).toBool());
+    if (!key.isEmpty() && a->isCheckable() && s.contains("view/" + key)) a->setChecked(s.value("view/" + key).toBool());
   }
   if (s.contains("time/speed")) timeline_->speedBox()->setValue(s.value("time/speed").toDouble());
   // The drag solver chosen last time.
@@ -477,6 +561,7 @@ bool MainWindow::openFile(const QString& path) {
     std::shared_ptr<const MechanismSpec> spec;
     std::vector<std::shared_ptr<const MeshData>> surfaces;  // the deformable parts at rest
     io::FileComments comments;  // a native file's, for Save
+    std::size_t readerWarnings = 0;  // spec->warnings before the pose-limit ones (core/io/pose_limits.h)
     QString error;
   };
   const auto load = std::make_shared<Load>();
@@ -485,6 +570,8 @@ bool MainWindow::openFile(const QString& path) {
     try {
       auto s = std::make_shared<MechanismSpec>(io::readMechanismFile(path.toStdString()));
       load->model = std::make_shared<const Model>(io::compileSpec(*s));
+      load->readerWarnings = s->warnings.size();
+      io::addPoseLimitWarnings(*s, *load->model);  // a starting pose outside a joint's limits
       load->surfaces = sim::restSurfaces(*s);
       load->spec = std::move(s);
       // Its comments, for Save; a file whose comments cannot be taken still opens (Save drops them).
@@ -536,7 +623,22 @@ bool MainWindow::openFile(const QString& path) {
   deformSolverMenu_->setEnabled(!spec->deformables.empty());
   exportDeformAction_->setEnabled(!spec->deformables.empty());
   restSurfaces_ = std::move(load->surfaces);
-  showMechanism(std::move(model), std::move(spec), /*fit=*/true);
+  // The load's warnings, a starting pose outside a joint's limits (core/io/pose_limits.h) first,
+  // then what the reader worked around: the first in the status bar, all in its tooltip — unless
+  // the deformable parts' preparation shows there.
+  std::vector<std::string> warnings(spec->warnings.begin() + static_cast<long>(std::min(load->readerWarnings, spec->warnings.size())),
+                                    spec->warnings.end());
+  warnings.insert(warnings.end(), spec->warnings.begin(),
+                  spec->warnings.begin() + static_cast<long>(std::min(load->readerWarnings, spec->warnings.size())));
+  const bool preparing = showMechanism(std::move(model), std::move(spec), /*fit=*/true);
+  QString all;
+  for (const std::string& w : warnings) all += (all.isEmpty() ? "" : "\n") + QString::fromStdString(w);
+  statusBar()->setToolTip(all);
+  if (!warnings.empty() && !preparing)
+    statusBar()->showMessage(warnings.size() == 1 ? QString::fromStdString(warnings[0])
+                                                  : tr("%1 (and %n more warning(s))", nullptr, int(warnings.size()) - 1)
+                                                        .arg(QString::fromStdString(warnings[0])),
+                             20000);
   emit modelLoaded(currentFile_);
   return true;
 }
@@ -1048,18 +1150,39 @@ void MainWindow::rebuildScene(bool fit) {
 
 void MainWindow::updateSolverStatus() {
   if (!model_) {
-    for (QLabel* l : {residualLabel_, solverLabel_, fpsLabel_, dofLabel_}) l->clear();
+    for (QLabel* l : {residualLabel_, solverLabel_, fpsLabel_, dofLabel_, unitsLabel_}) l->clear();
     return;
   }
+  // The solver's state: which analysis made the frame (the kinematics — play, sliders, drags — or
+  // the dynamics with its step), whether it met the constraints, a singular position, the residual.
   const double r = frame_.maxResidual();
   const bool off = r > kResidualShown || !frame_.stats.converged;
   // A failed solve keeps (and shows) the last good pose: its residual is small, and said so.
   const bool kept = !frame_.stats.converged && r <= kResidualShown;
-  residualLabel_->setText(kept  ? tr("Residual %1 — last good pose kept").arg(r, 0, 'g', 2)
-                          : off ? tr("Residual %1 — constraints not met").arg(r, 0, 'g', 3)
-                                : tr("Residual %1").arg(r, 0, 'g', 2));
-  residualLabel_->setStyleSheet(off ? QStringLiteral("color: #d02020; font-weight: bold") : QString());
-  residualLabel_->setToolTip(frame_.stats.message.empty() ? QString() : qs(frame_.stats.message));
+  QString text = frame_.dynamic ? tr("Dynamics: step h = %1 ms").arg(1e3 * model_->dynamics.timestep, 0, 'g', 3) : tr("Kinematics");
+  const QString state = kept                    ? tr("not converged, last good pose kept")
+                        : off                   ? tr("constraints not met")
+                        : frame_.stats.singular ? tr("singular position (rank %1)").arg(frame_.stats.rank)
+                        : frame_.dynamic        ? QString()  // a dynamic step that met its constraints
+                                                : tr("converged");
+  if (!state.isEmpty()) text += (frame_.dynamic ? QStringLiteral(", ") : QStringLiteral(": ")) + state;
+  residualLabel_->setText(text + tr(" · residual %1").arg(r, 0, 'g', off && !kept ? 3 : 2));
+  residualLabel_->setStyleSheet(off ? QStringLiteral("color: #d02020; font-weight: bold")
+                                : frame_.stats.singular ? QStringLiteral("color: #b06000")
+                                                        : QString());
+  residualLabel_->setToolTip(frame_.stats.message.empty()
+                                 ? tr("The last analysis: max |Φ| = %1 (SI) after %2 Newton iteration(s)")
+                                       .arg(r, 0, 'g', 3)
+                                       .arg(frame_.stats.iterations)
+                                 : qs(frame_.stats.message));
+  // The file's units (what Save writes back); the panels show SI, angles in degrees.
+  if (spec_) {
+    const UnitsSpec& u = spec_->units;
+    unitsLabel_->setText(tr("Units: %1, %2").arg(qs(u.length), qs(u.angle)));
+    unitsLabel_->setToolTip(tr("The file's units: lengths in %1, angles in %2 (Save writes them). The sliders show metres and "
+                               "degrees, the plots and exports SI (m, rad).")
+                                .arg(qs(u.length), qs(u.angle)));
+  }
   solverLabel_->setText(tr("Newton %1 it · %2 ms").arg(frame_.stats.iterations).arg(1e3 * frame_.stats.solveSeconds, 0, 'f', 2));
   if (frame_.dynamic && frame_.hasContact)
     solverLabel_->setText(solverLabel_->text() + tr(" · %n contact(s), RES %1", nullptr, static_cast<int>(frame_.contacts.size()))

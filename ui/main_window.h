@@ -4,8 +4,9 @@
 // (ui/timeline.h); menus File (Open, Open Recent, Reload, Save As, Export Trajectory, Quit),
 // Edit (Undo, Redo), View (fit, what to show, docks, drag solver), Simulation (Play, Step, Reset,
 // Dynamic mode, Deformable Solver), Mechanism (Report), Help; drag-and-drop of mechanism files; a
-// status bar with the residual, Newton iterations, solve time per frame, frames per second, DOF
-// and redundant equations.
+// status bar with the solver's state (kinematics or dynamics with its step; converged, singular,
+// not met; the residual), Newton iterations, solve time per frame, frames per second, DOF and
+// redundant equations, the file's units.
 //
 // Files are read (spec) and compiled on the GUI thread (parsing only, no solver); the model and
 // its spec then go to the SimulationController on its worker thread, whose frames come back to
@@ -14,7 +15,8 @@
 // wrapped in an undo command. A file that fails to load leaves the open mechanism shown and
 // usable; the loader's `FILE:LINE:COL: error: ...` text goes to the error handler (a critical
 // message box unless a test or the --screenshot mode installs its own). Window geometry, dock
-// layout and view options are kept in QSettings between runs.
+// layout and view options are kept in QSettings between runs (View → Default Layout forgets the
+// layout); the window opens within the screen's available area, restored or not.
 #include <deque>
 #include <functional>
 #include <memory>
@@ -121,6 +123,22 @@ class MainWindow : public QMainWindow {
   /// The status bar's legend of the stress colours (its text names the range with units).
   QLabel* stressLegend() const { return stressLabel_; }
 
+  /// The window within `available` (a screen's available geometry): shrunk to it when larger, its
+  /// frame moved inside. The constructor and the first show fit it to its screen (fitToScreen).
+  void fitInto(const QRect& available);
+  void fitToScreen();
+  /// Whether the first show fits the window to the screen and, without a saved layout, sizes the
+  /// docks to the window (default true; --screenshot and the benchmarks turn it off: their 3-D
+  /// view has the size they asked for).
+  void setFitsScreen(bool on) { fitsScreen_ = on; }
+  /// View → Default Layout: the docks as at the first start, the window at its default size
+  /// (1440 × 900 or the screen's room), centred; the saved layout is forgotten.
+  void resetLayout();
+  /// The status bar's solver state ("Kinematics: converged · residual 2e-13", "Dynamics: step h =
+  /// 1 ms · residual …") and the file's units ("Units: mm, deg").
+  QLabel* solverStateLabel() const { return residualLabel_; }
+  QLabel* unitsLabel() const { return unitsLabel_; }
+
   /// The recent-files list as stored in QSettings (most recent first, at most kMaxRecent).
   QStringList recentFiles() const;
   static constexpr int kMaxRecent = 8;
@@ -225,6 +243,7 @@ class MainWindow : public QMainWindow {
   void dragEnterEvent(QDragEnterEvent* e) override;
   void dropEvent(QDropEvent* e) override;
   void closeEvent(QCloseEvent* e) override;
+  void showEvent(QShowEvent* e) override;
 
  private:
   void buildMenus();
@@ -255,6 +274,9 @@ class MainWindow : public QMainWindow {
   void pushStateCommand(const QString& text, const ControllerState& before, int mergeId);
   void saveSettings();
   void restoreSettings();
+  QSize defaultSize() const;
+  /// The docks' sizes as shares of the window (the first start, Default Layout).
+  void sizeDocks();
 
   // Editing (ui/main_window_edit.cpp).
   /// Where an edit came from: where a refusal is shown, what the undo command says.
@@ -298,6 +320,7 @@ class MainWindow : public QMainWindow {
   QLabel* solverLabel_ = nullptr;
   QLabel* fpsLabel_ = nullptr;
   QLabel* dofLabel_ = nullptr;
+  QLabel* unitsLabel_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
   QAction* reloadAction_ = nullptr;
@@ -310,6 +333,10 @@ class MainWindow : public QMainWindow {
   QActionGroup* deformSolvers_ = nullptr;
   std::vector<std::string> fileSolvers_; // each part's "solver" as the file gave it
   std::vector<QDockWidget*> docks_;
+  QByteArray defaultState_;              // the dock layout as built (View → Default Layout)
+  bool fitsScreen_ = true;
+  bool stateRestored_ = false;           // the dock layout came from the last session
+  bool shown_ = false;
 
   std::unique_ptr<SimulationThread> simulation_;
   std::shared_ptr<const Model> model_;

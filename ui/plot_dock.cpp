@@ -94,16 +94,19 @@ PlotPanel::PlotPanel(const History* history, QWidget* parent) : QWidget(parent),
   chart_->addAxis(axisY_, Qt::AlignLeft);
   view_ = new QChartView(chart_);
   view_->setRenderHint(QPainter::Antialiasing);
-  view_->setMinimumHeight(160);
-  auto* right = new QWidget;
-  auto* col = new QVBoxLayout(right);
+  // The chart takes some 115 px for its legend, axis title, labels and margins; below 180 px in
+  // all Qt Charts elides every axis label to "..." (the plot area no taller than its five labels).
+  view_->setMinimumHeight(kMinChartHeight);
+  // The quantities with the export button under them; the chart gets the dock's whole height.
+  auto* left = new QWidget;
+  auto* col = new QVBoxLayout(left);
   col->setContentsMargins(0, 0, 0, 0);
-  col->addWidget(view_, 1);
+  col->addWidget(list_, 1);
   auto* exportButton = new QPushButton(tr("Export data…"));
   exportButton->setObjectName("plotExport");
-  col->addWidget(exportButton, 0, Qt::AlignRight);
-  split->addWidget(list_);
-  split->addWidget(right);
+  col->addWidget(exportButton);
+  split->addWidget(left);
+  split->addWidget(view_);
   split->setStretchFactor(1, 3);
   auto* lay = new QHBoxLayout(this);
   lay->setContentsMargins(0, 0, 0, 0);

@@ -55,6 +55,8 @@ class PlotPanel : public QWidget {
   /// Writes the plotted data: header "t,<curve>,…", one row per recorded frame. Throws.
   void exportCsv(const QString& path) const;
   QChartView* chartView() const { return view_; }
+  /// The chart's least height (px): its axis labels whole (ui/plot_dock.cpp).
+  static constexpr int kMinChartHeight = 200;
 
  public slots:
   void exportDialog();

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include <QElapsedTimer>
 #include <QMetaObject>
 #include <QScopeGuard>
 #include <QTimer>
@@ -253,9 +254,28 @@ bool SimulationController::advance(double dt) {
 
 void SimulationController::tick() {
   if (!data_ || (data_->dragging && !sim::isDynamic(*data_))) return;
-  // Pacing: simulated time waits for the display rather than running ahead of it.
+  // Play follows the wall clock: one tick of speed · kTick simulated seconds is due per kTick of
+  // wall time since play began, however late the timer fires. A lag beyond kMaxLagTicks (a stall:
+  // a modal dialog, a long request) is given up rather than raced through.
+  const qint64 due = static_cast<qint64>(playClock_.nsecsElapsed() * 1e-9 / kTick) + 1;
+  ticksDone_ = std::max(ticksDone_, due - kMaxLagTicks);
+  if (ticksDone_ >= due) return;
+  // Pacing: while the GUI has frames waiting no frame is added; the ticks wait (the clock does not).
   if (paced_ && inFlight_.load() > 2) return;
-  const bool ok = advance(speed_ * kTick);
+  // The ticks due, each from the last (continuation keeps its small steps), and only the last one
+  // published: frames the display could not show are dropped, not slowed down for. Solving may
+  // take no longer than the wall time it catches up; a solve slower than that slows play down.
+  // Deformable parts take one step of one tick (Options::deformStep) per frame published: with
+  // them a frame advances one tick, and a part's step slower than a tick slows play down.
+  const qint64 last = sim_->parts.empty() ? due : std::min(due, ticksDone_ + 1);
+  QElapsedTimer spent;
+  spent.start();
+  bool ok = true;
+  while (ok && ticksDone_ < last) {
+    ok = advance(speed_ * kTick);
+    ++ticksDone_;
+    if (spent.nsecsElapsed() * 1e-9 > kTick) ticksDone_ = std::max(ticksDone_, last);
+  }
   if (!ok) playing_ = false, timer_->stop();
   publish(true);
 }
@@ -265,10 +285,14 @@ void SimulationController::play() {
   if (!timer_) {
     timer_ = new QTimer(this);
     timer_->setTimerType(Qt::PreciseTimer);
-    timer_->setInterval(static_cast<int>(std::lround(1000 * kTick)));
+    // A little under a tick (16 of its 16.7 ms): a fire finds at most one tick due as a rule; the
+    // clock (tick()) says how many.
+    timer_->setInterval(static_cast<int>(1000 * kTick));
     connect(timer_, &QTimer::timeout, this, &SimulationController::tick);
   }
   playing_ = true;
+  playClock_.start();
+  ticksDone_ = 0;
   timer_->start();
 }
 

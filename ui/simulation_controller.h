@@ -15,7 +15,9 @@
 //                  then a ModelInfo and the first frame.
 //   setDofValue    a slider: sim::setDof (continuation, or the ANM path; the last reachable value).
 //   setDofFollows  sim::setDofFollows: a driver follows its expression of t (play) or holds.
-//   play / pause / step / reset / setSpeed   time: a QTimer on the worker calls sim::advance(dt);
+//   play / pause / step / reset / setSpeed   time: a QTimer on the worker calls sim::advance(dt)
+//                  for every tick the wall clock says is due since play (speed 1: simulated time
+//                  keeps to the clock; frames the display cannot take are dropped, tick());
 //                  reset is sim::restore of the assembled start.
 //   beginDrag / setDragTarget / endDrag     a handle: sim::beginDrag / dragTo / endDrag.
 //   restore        sim::restore of a recorded state (timeline scrubbing, undo / redo).
@@ -39,6 +41,7 @@
 #include <optional>
 #include <vector>
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QThread>
 
@@ -232,6 +235,10 @@ class SimulationController : public QObject {
   QTimer* timer_ = nullptr;
   double speed_ = 1.0;
   bool playing_ = false;
+  QElapsedTimer playClock_;                    // wall time since play began
+  qint64 ticksDone_ = 0;                       // play ticks advanced since then
+  /// Play gives up a lag of more than this many ticks (a quarter of a second) behind the clock.
+  static constexpr qint64 kMaxLagTicks = 15;
 
   // Coalesced requests.
   std::vector<std::optional<double>> pendingDof_;

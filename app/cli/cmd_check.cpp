@@ -13,6 +13,7 @@
 #include "core/data.h"
 #include "core/io/check_report.h"
 #include "core/io/load.h"
+#include "core/io/pose_limits.h"
 #include "core/kinematics/kinematics.h"
 
 namespace mechsim::cli {
@@ -37,6 +38,7 @@ int cmdCheck(const Args& args) {
     import.floatingBase = hasFlag(args, "--floating-base");
     spec = io::readMechanismFile(pos[0], import);
     model = io::compileSpec(spec);
+    io::addPoseLimitWarnings(spec, model);  // a starting pose outside a joint's limits
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "core/io/engine.h"
 #include "core/io/load.h"
+#include "core/io/pose_limits.h"
 #include "core/io/write.h"
 
 namespace {
@@ -147,7 +148,11 @@ bool loadEngineOrReport(const std::string& path, const sim::Options& options, si
   try {
     auto spec = std::make_shared<const MechanismSpec>(io::readMechanismFile(path, import));
     for (const std::string& w : spec->warnings) std::cerr << w << '\n';
+    const std::shared_ptr<const MechanismSpec> read = spec;
     model = io::compileEngine(std::move(spec), options);
+    // A starting pose outside a joint's limits (core/io/pose_limits.h).
+    if (model.file)
+      for (const std::string& w : io::poseLimitWarnings(*read, *model.file)) std::cerr << w << '\n';
     return true;
   } catch (const io::LoadError& e) {
     std::fprintf(stderr, "%s\n", e.what());

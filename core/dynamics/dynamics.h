@@ -9,6 +9,8 @@
 //
 // One step of length h is a named pipeline (kick – drift – kick, the RATTLE / velocity-Verlet form
 // of a constrained mechanical system); each stage is a public member so it can be timed and tested:
+//   0. (initialize)   a joint coordinate that starts beyond a limit is moved onto it, positions only
+//                     (projectIntoLimits; stats().notices says so)
 //   1. forces         f(q_n, ν_n, t_n): gravity, gyroscopic −ω × Iω, point springs and dampers,
 //                     joint springs and dampers, motors (effort(t) or PD servo), perturbation spring
 //   2. free velocity  ν* = ν_n + ½h M⁻¹ f
@@ -28,7 +30,9 @@
 //   5. projection     drift removal onto Φ(q, t_{n+1}) = 0: Newton in the mass metric,
 //                     Δν = M⁻¹ Jᵀ μ with (J M⁻¹ Jᵀ) μ = −Φ (J from step n: SHAKE's direction), then,
 //                     if that has not reached the position tolerance, the kinematic position solver
-//                     (solvePositions, least-squares Newton of paper 003)
+//                     (solvePositions, least-squares Newton of paper 003); the joint and driver
+//                     rows' part of Δ becomes velocity (RATTLE's secant), the limit rows' part
+//                     (a coordinate lifted back onto its bound) stays a position correction
 //   6. forces, free velocity and impulses again at q_{n+1} (the closing half kick: ν_{n+1} satisfies
 //                     the velocity constraints at q_{n+1} exactly)
 // Energy behaviour (measured in tests/core/test_dynamics.cpp and by `bench dynamics`): the scheme
@@ -36,6 +40,13 @@
 // value with no secular drift (the velocity-level impulses are M-orthogonal projections, which never
 // add kinetic energy, and the drift is the symplectic Störmer–Verlet step). Dampers, servos and
 // the velocity projection at singular positions only remove energy; motors add the work they do.
+// Joint limits are inelastic stops that never add energy: an active limit row's target is
+// σθ̇ ≥ −max(g, 0)/h with the gap g = σ(θ − bound) ≥ 0 inside the range (σ = ±1 at a lower /
+// upper bound) — land on the bound by the end of the drift, then stop; never a velocity pushing
+// a coordinate out of penetration — so the kick's change of kinetic energy λᵀc − ½λᵀNλ is ≤ 0
+// (c: the rows' targets, zero on joint rows; on limit rows σλ ≥ 0 and σc ≤ 0, or c = 0 for a row
+// kept beyond its bound; stepper.cpp, rowVelocityBias). Penetration is undone by positions alone
+// (stage 5's limit part, stage 0).
 //
 // Weights D of the minimum-norm impulses (Model::dynamics.weights):
 //   "mass" (default): D_ii = (J M⁻¹ Jᵀ)_ii, the inverse effective mass of constraint row i, so
@@ -103,6 +114,9 @@ struct DynamicsStats {
   int constraintRows = 0;        // rows of J in the last impulse solve
   double seconds = 0;            // wall time of the last step
   std::string message;           // why a step failed, when it did
+  /// What initialize() changed in the given state: one line per joint coordinate that started
+  /// beyond a limit and was moved onto it (projectIntoLimits). The CLI prints them as warnings.
+  std::vector<std::string> notices;
   // contact (stage 3b) in the last step
   int contactCount = 0;          // contact points
   int contactRows = 0;           // rows of the mixed LCP (contact + bilateral)
@@ -210,8 +224,20 @@ class DynamicsStepper {
   void finishStep(Data& d, double h, const VecX& nuOld);
   /// Adds Jᵀλ (rows of the current J) to the step's per-joint reaction wrenches.
   void addReactionImpulse(const VecX& lambda);
-  /// Φ_t of the rows of J at tPhi (drivers), limit rows' (θ − bound)/h: the rows' velocity target is J ν = −Φ_t.
+  /// Φ_t of the rows of J at tPhi (drivers); limit rows' σ max(σ (θ − bound), 0)/h (σ = +1 lower,
+  /// −1 upper: the speculative gap, never a push out of penetration): the rows' velocity target is J ν = −Φ_t.
   VecX rowVelocityBias(const Data& d, double tPhi) const;
+  /// Moves every joint coordinate beyond a limit onto it (positions only, one at a time, the
+  /// others kept where the joints allow; moveOntoLimits) and records it in stats().notices.
+  /// False when the move failed.
+  bool projectIntoLimits(Data& d);
+  /// One such move: joint `target`'s coordinate onto the bound it is beyond, the joints closed,
+  /// the coordinates fixedAt (not NaN) kept there and the others at startCoords as well as the
+  /// joints allow (tangent steps, lexicographic in the mass metric, joints closed by solvePositions).
+  bool moveOntoLimits(Data& d, const VecX& startCoords, int target, const std::vector<double>& fixedAt);
+  /// Residual of the rows of J at d.q: Φ of the joint and driver rows, the one-sided violation of
+  /// the limit rows (0 inside the range); returns its max norm.
+  double rowResidual(const Data& d, VecX& res) const;
 
   const Model& m_;
   std::vector<int> imposedDrivers_;     // drivers imposed as constraints (not followed by a servo)

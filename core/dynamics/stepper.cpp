@@ -5,17 +5,20 @@
 // Constraint rows. Every row of Φ except the quaternion normalisations (the twist keeps the
 // quaternions unit by construction) and except drivers followed by a servo, plus a row per joint
 // coordinate at or beyond one of its limits. A row g of Φ_q becomes g T in twist space (twist.h);
-// the velocity constraint is J ν = −Φ_t (limits: J ν = 0 while the limit is active). With the
-// free twist ν* the impulses λ solve
+// the velocity constraint is J ν = −Φ_t (limits: σθ̇ = −max(g, 0)/h while active, rowVelocityBias).
+// With the free twist ν* the impulses λ solve
 //     N λ = r,   N = J M⁻¹ Jᵀ,   r = −Φ_t − J ν*        (N = AᵀA, r = Aᵀb, A = M^{-½} Jᵀ)
 // — consistent but singular when rows are redundant — and ν = ν* + M⁻¹ Jᵀ λ. Every least-squares
 // λ gives the same ν (M⁻¹Jᵀλ is unique); the weighted minimum-norm λ (D, dynamics.h) makes the
 // REACTIONS unique and symmetric where the mechanism is. Joint limits are unilateral: a limit row
 // whose impulse comes out pulling (λ < 0 for a lower, > 0 for an upper limit) is dropped and the
-// impulses are solved again (active set; at most a few passes).
+// impulses are solved again (active set; at most a few passes) — unless its coordinate is beyond
+// the bound, when it holds θ̇ = 0 for the step and the projection lifts it back. A pose that starts
+// beyond a bound is moved onto it before the first step (projectIntoLimits).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include <Eigen/Eigenvalues>
@@ -45,6 +48,13 @@ constexpr double kProjectionRileyTolerance = 1e-6;
 /// the rest (next to the singular positions) ran to the 40-iteration cap, a quarter of all
 /// projection solves; 10 leaves the displacement converged to ~f¹⁰ = 1e-10 relative.
 constexpr int kProjectionRileyIterations = 10;
+/// Steps of one move of the initial pose onto a limit (moveOntoLimits), and the
+/// largest change of the moved coordinate per iteration (SI: rad or m).
+constexpr int kLimitMoveIterations = 40;
+constexpr double kLimitMoveStep = 0.1;
+/// Rank threshold of its least-squares solves, relative to the rows' size before the projection
+/// onto what the higher priorities leave free.
+constexpr double kLimitMoveRank = 1e-8;
 
 std::vector<int> imposedDriversOf(const Model& m) {
   std::vector<bool> servo(m.drivers.size(), false);
@@ -54,6 +64,19 @@ std::vector<int> imposedDriversOf(const Model& m) {
   for (int i = 0; i < static_cast<int>(m.drivers.size()); ++i)
     if (!servo[i]) out.push_back(i);
   return out;
+}
+
+/// M^{-½} of the bodies' mass matrix (nv = 6 per body): 1/√m on each translation block, and the
+/// rotational block's inverse square root by its eigen-decomposition.
+MatX inverseSqrtMass(const std::vector<dyn::BodyInertia>& bi, Eigen::Index nv) {
+  MatX Mih = MatX::Zero(nv, nv);
+  for (size_t k = 0; k < bi.size(); ++k) {
+    Mih.block<3, 3>(6 * k, 6 * k) = Mat3::Identity() / std::sqrt(bi[k].mass);
+    Eigen::SelfAdjointEigenSolver<Mat3> es(bi[k].inertia);
+    Mih.block<3, 3>(6 * k + 3, 6 * k + 3) =
+        es.eigenvectors() * es.eigenvalues().cwiseSqrt().cwiseInverse().asDiagonal() * es.eigenvectors().transpose();
+  }
+  return Mih;
 }
 
 }  // namespace
@@ -238,9 +261,13 @@ bool DynamicsStepper::prepareConstraints(const Data& d) {
   for (int jj = 0; jj < static_cast<int>(m_.joints.size()); ++jj) {
     const Joint& j = m_.joints[jj];
     if (!j.limits || j.nCoords != 1) continue;
-    // Candidates: within reach of a bound in the next step (the active set drops those that pull).
+    // Candidates: within reach of a bound in the next step, 2|θ̇|h + |θ̈|h² from the last step's
+    // rate and acceleration (the active set drops those that pull).
     const double th = d.coords(j.firstCoord);
-    const double reach = kLimitMargin + (lastH_ > 0 && d.coordVel.size() == m_.nCoords ? 2.0 * std::abs(d.coordVel(j.firstCoord)) * lastH_ : 0.0);
+    double reach = kLimitMargin;
+    if (lastH_ > 0 && d.coordVel.size() == m_.nCoords) reach += 2.0 * std::abs(d.coordVel(j.firstCoord)) * lastH_;
+    if (lastH_ > 0 && d.coordAcc.size() == m_.nCoords && std::isfinite(d.coordAcc(j.firstCoord)))
+      reach += std::abs(d.coordAcc(j.firstCoord)) * lastH_ * lastH_;
     if (th <= j.limits->first + reach) activeLimits_.push_back(2 * jj);
     if (th >= j.limits->second - reach) activeLimits_.push_back(2 * jj + 1);
   }
@@ -288,13 +315,28 @@ VecX DynamicsStepper::rowVelocityBias(const Data& d, double tPhi) const {
       if (rowOfEq[info.row] >= 0) phiT(rowOfEq[info.row]) = info.phiT;
     });
   }
-  // Limit rows: θ̇ = −(θ − bound)/h, which brings the coordinate onto the bound by the end of the
-  // drift and holds it there (an inelastic stop); kept only while the impulse pushes.
+  // Limit rows (an inelastic stop that never adds energy). With the gap g = σ (θ − bound) (σ = +1 at
+  // a lower, −1 at an upper bound; g ≥ 0 inside the range) the row asks for
+  //     σ θ̇ ≥ −max(g, 0)/h,   i.e. Φ_t = σ max(g, 0)/h   (J ν = −Φ_t while the row is kept):
+  // inside the range the coordinate may close the gap at most by the end of the drift (a
+  // speculative contact, landing on the bound); on or beyond the bound it may not move further
+  // in, and is NEVER pushed out by the velocity (the old target −(θ − bound)/h did push a
+  // coordinate beyond the bound back at (bound − θ)/h: started 0.3 rad past its stop, a pendulum
+  // got 300 rad/s at h = 1 ms). Why no energy is added: a kick with target J ν⁺ = c changes the
+  // kinetic energy by
+  //     ½ν⁺ᵀMν⁺ − ½ν*ᵀMν* = λᵀ J ν* + ½ λᵀNλ = λᵀc − ½ λᵀNλ        (ν⁺ = ν* + M⁻¹Jᵀλ, N = J M⁻¹ Jᵀ)
+  // where c = 0 on the scleronomic joint rows and, on a kept limit row, σλ ≥ 0 (it pushes) and
+  // σc = −max(g, 0)/h ≤ 0: so λᵀc ≤ 0 and the kick only removes kinetic energy. A coordinate
+  // found beyond its bound (penetration after a nonlinear drift) is put back by the position
+  // projection, whose limit part is not turned into velocity (project, step); the pose before the
+  // first step is brought into range by initialize (projectIntoLimits).
   for (int r = 0; r < rows; ++r)
     if (rowKind_[r] == 2 && lastH_ > 0) {
       const Joint& j = m_.joints[rowJoint_[r]];
-      const double bound = rowLimitSign_[r] > 0 ? j.limits->first : j.limits->second;
-      phiT(r) = (d.coords(rowSource_[r]) - bound) / lastH_;
+      const double sigma = rowLimitSign_[r];
+      const double bound = sigma > 0 ? j.limits->first : j.limits->second;
+      const double gap = sigma * (d.coords(rowSource_[r]) - bound);
+      phiT(r) = sigma * std::max(gap, 0.0) / lastH_;
     }
   return phiT;
 }
@@ -310,12 +352,20 @@ VecX DynamicsStepper::constraintImpulses(const Data& d, double tPhi, VecX& nu) {
     const dyn::RileyResult res = riley_.solve(r, lambda);
     stats_.rileyIterations += res.iterations;
     stats_.maxRileyIterations = std::max(stats_.maxRileyIterations, res.iterations);
-    // Unilateral limits: drop the rows whose impulse pulls, and solve again.
+    // Unilateral limits: drop the rows whose impulse pulls, and solve again. A row whose
+    // coordinate is beyond its bound (the drift crossed it within one step) is kept even when it
+    // pulls: its target θ̇ = 0 holds the coordinate for the step, so that the drift projection,
+    // which works on these rows, lifts it back onto the bound (positions only). Pulling at c = 0
+    // adds no energy either (λᵀc − ½λᵀNλ ≤ 0, rowVelocityBias); a dropped row would leave the
+    // penetration to whatever the joint rows' projection does (a Panda finger crept 3.6 mm past).
     std::vector<int> keep;
     bool dropped = false;
     for (int r2 = 0; r2 < rows; ++r2)
       if (rowKind_[r2] == 2) {
-        if (lambda(r2) * rowLimitSign_[r2] < 0) dropped = true;
+        const Joint& j = m_.joints[rowJoint_[r2]];
+        const double bound = rowLimitSign_[r2] > 0 ? j.limits->first : j.limits->second;
+        const bool beyond = rowLimitSign_[r2] * (d.coords(rowSource_[r2]) - bound) < -kLimitMargin;
+        if (lambda(r2) * rowLimitSign_[r2] < 0 && !beyond) dropped = true;
         else keep.push_back(rowLimitSign_[r2] > 0 ? 2 * rowJoint_[r2] : 2 * rowJoint_[r2] + 1);
       }
     if (!dropped) break;
@@ -373,39 +423,56 @@ void DynamicsStepper::addReactionImpulse(const VecX& lambda) {
 
 // ---- projection (stage 5) ----
 
-bool DynamicsStepper::project(Data& d) {
-  stats_.projectionIterations = 0;
-  stats_.kinematicFallback = false;
+double DynamicsStepper::rowResidual(const Data& d, VecX& res) const {
+  // Φ of the joint and driver rows of J; a limit row's one-sided violation (0 inside the range).
   const int rows = static_cast<int>(J_.rows());
   std::vector<int> rowOfEq(m_.nEquations, -1);
   for (int r = 0; r < rows; ++r)
     if (rowKind_[r] != 2) rowOfEq[rowSource_[r]] = r;
-  VecX res(rows), mu, jl, delta;
-  auto residual = [&]() {
-    res.setZero();
-    kin::forEachRowAt<kin::kValue>(m_, d.q, nullptr, d.t, true, [&](const kin::RowInfo& info, const kin::Jet1Lean& r) {
-      if (rowOfEq[info.row] >= 0) res(rowOfEq[info.row]) = r.v;
-    });
-    for (int r = 0; r < rows; ++r)
-      if (rowKind_[r] == 2) {
-        const int coord = rowSource_[r];
-        const Joint& j = m_.joints[rowJoint_[r]];
-        const dyn::CoordinateRow c = dyn::coordinateRow(m_, d.q, bi_, rowJoint_[r], 0, d.coords(coord));
-        const double bound = rowLimitSign_[r] > 0 ? j.limits->first : j.limits->second;
-        const double viol = c.value - bound;
-        res(r) = rowLimitSign_[r] > 0 ? std::min(viol, 0.0) : std::max(viol, 0.0);
-      }
-    return rows > 0 ? maxAbs(res) : 0.0;
-  };
+  res = VecX::Zero(rows);
+  kin::forEachRowAt<kin::kValue>(m_, d.q, nullptr, d.t, true, [&](const kin::RowInfo& info, const kin::Jet1Lean& r) {
+    if (rowOfEq[info.row] >= 0) res(rowOfEq[info.row]) = r.v;
+  });
+  for (int r = 0; r < rows; ++r)
+    if (rowKind_[r] == 2) {
+      const int coord = rowSource_[r];
+      const Joint& j = m_.joints[rowJoint_[r]];
+      const dyn::CoordinateRow c = dyn::coordinateRow(m_, d.q, bi_, rowJoint_[r], 0, d.coords(coord));
+      const double bound = rowLimitSign_[r] > 0 ? j.limits->first : j.limits->second;
+      const double viol = c.value - bound;
+      res(r) = rowLimitSign_[r] > 0 ? std::min(viol, 0.0) : std::max(viol, 0.0);
+    }
+  return rows > 0 ? maxAbs(res) : 0.0;
+}
+
+bool DynamicsStepper::project(Data& d) {
+  stats_.projectionIterations = 0;
+  stats_.kinematicFallback = false;
+  const int rows = static_cast<int>(J_.rows());
+  VecX res, mu, jl, delta;
+  auto residual = [&]() { return rowResidual(d, res); };
   double err = residual();
   projectionDelta_ = VecX::Zero(6 * m_.nMoving);
   projectionImpulse_ = VecX::Zero(rows);
+  bool anyLimit = false;
+  for (int r = 0; r < rows; ++r) anyLimit = anyLimit || rowKind_[r] == 2;
   // Mass-metric Newton (chord: J, M⁻¹ and the Riley factors of step n, SHAKE's direction).
   for (int it = 0; it < kProjectionIterations && err >= tol::kPositionResidual && std::isfinite(err); ++it) {
     riley_.solve(-res, mu, nullptr, kProjectionRileyTolerance, kProjectionRileyIterations);
     jl = J_.transpose() * mu;
     dyn::applyInverseMass(bi_, jl, delta);
     dyn::displace(m_, bi_, delta, d.q);
+    // The displacement is linear in μ: Δ = M⁻¹J_bᵀμ_b + M⁻¹J_lᵀμ_l over the joint and driver rows
+    // (b) and the limit rows (l). Only the first part becomes velocity in step() (RATTLE's secant)
+    // and a reaction: the limit part is a pure position correction — it lifts a coordinate that
+    // drifted past its bound back onto it, and turning that into the velocity Δ_l/h would throw
+    // the coordinate off the stop, adding kinetic energy (dynamics.h, "Joint limits").
+    if (anyLimit) {
+      for (int r = 0; r < rows; ++r)
+        if (rowKind_[r] == 2) mu(r) = 0;
+      jl = J_.transpose() * mu;
+      dyn::applyInverseMass(bi_, jl, delta);
+    }
     projectionDelta_ += delta;
     projectionImpulse_ += mu;
     ++stats_.projectionIterations;
@@ -433,6 +500,200 @@ bool DynamicsStepper::project(Data& d) {
   return true;
 }
 
+// ---- the pose brought into range (before the first step) ----
+
+bool DynamicsStepper::moveOntoLimits(Data& d, const VecX& startCoords, int target, const std::vector<double>& fixedAt) {
+  // Steps of the displacement Δ (twist space) with rows in four priorities:
+  //   0  every joint and imposed driver row of J: J Δ = 0 (tangent; after each step the kinematic
+  //      position solver closes the joints again),
+  //   1  the coordinate moved: ∇θ_t Δ = bound − θ_t,
+  //   2  the coordinates put on a bound by earlier moves: held there,
+  //   3  every other one-coordinate joint that started inside its range: held at its starting
+  //      value (coordinates still beyond a bound, left for later moves, have no row; the joints
+  //      of several coordinates follow freely),
+  // solved lexicographically in the mass metric z = M^{½}Δ by the null-space method: with
+  // A_k = (rows of priority k) M^{-½} and P_0 = I,
+  //   z ← z + P_k (A_k P_k)⁺ (r_k − A_k z),   P_{k+1} = P_k − (A_k P_k)⁺ (A_k P_k),
+  // so each priority is met as well as the ones above it allow (a closed loop may not let a
+  // coordinate stay where it was), and among those moves the smallest in the M-norm. In an open
+  // chain only the moved joint turns. The moved coordinate goes at most kLimitMoveStep per step.
+  const int nv = 6 * m_.nMoving;
+  if (nv == 0) return true;
+  const Joint& tj = m_.joints[target];
+  const int tIndex = tj.firstCoord;
+  const double tBound = startCoords(tIndex) < tj.limits->first ? tj.limits->first : tj.limits->second;
+  std::vector<bool> driven(m_.nCoords, false);
+  for (int i : imposedDrivers_) driven[m_.joints[m_.drivers[i].joint].firstCoord + m_.drivers[i].coordinate] = true;
+  auto inRange = [&](int jj, double th) {
+    const Joint& j = m_.joints[jj];
+    return !j.limits || j.nCoords != 1 || (th >= j.limits->first - kLimitMargin && th <= j.limits->second + kLimitMargin);
+  };
+  VecX res;
+  for (int it = 0; it < kLimitMoveIterations; ++it) {
+    dyn::bodyInertias(m_, d.q, bi_);
+    buildRows(d);  // J's values at this q (the row set of the last prepareConstraints)
+    rowResidual(d, res);
+    const MatX Mih = inverseSqrtMass(bi_, nv);  // the mass metric's M^{-½}
+    // Priority 0: the joint and driver rows of J (its limit rows are replaced by 1–3).
+    std::vector<MatX> A(4);
+    std::vector<VecX> r(4);
+    double err = 0;
+    {
+      const MatX Jd(J_);
+      std::vector<int> keep;
+      for (int i = 0; i < static_cast<int>(J_.rows()); ++i)
+        if (rowKind_[i] != 2) keep.push_back(i);
+      A[0].resize(static_cast<Eigen::Index>(keep.size()), nv);
+      r[0].resize(static_cast<Eigen::Index>(keep.size()));
+      for (size_t i = 0; i < keep.size(); ++i) {
+        A[0].row(static_cast<Eigen::Index>(i)) = Jd.row(keep[i]);
+        r[0](static_cast<Eigen::Index>(i)) = 0;  // tangent: the joints are closed after the step
+        err = std::max(err, std::abs(res(keep[i])));
+      }
+    }
+    // Priorities 1–3: coordinate rows ∇θ T (coordinate_rows.h).
+    std::vector<std::vector<std::pair<dyn::CoordinateRow, double>>> rows(4);  // row, wanted change
+    for (int jj = 0; jj < static_cast<int>(m_.joints.size()); ++jj)
+      for (int k = 0; k < m_.joints[jj].nCoords; ++k) {
+        const int idx = m_.joints[jj].firstCoord + k;
+        if (driven[idx]) continue;
+        int level = 3;
+        double want = startCoords(idx);
+        if (idx == tIndex) level = 1, want = tBound;
+        else if (!std::isnan(fixedAt[idx])) level = 2, want = fixedAt[idx];
+        else if (!inRange(jj, startCoords(idx))) continue;  // beyond a bound: a later move's
+        else if (m_.joints[jj].nCoords != 1) continue;  // ball, universal, ... joints follow (their
+                                                          // coordinates are ill-conditioned holds)
+        const dyn::CoordinateRow c = dyn::coordinateRow(m_, d.q, bi_, jj, k, d.coords(idx));
+        rows[level].emplace_back(c, want - c.value);
+        if (level == 1) err = std::max(err, std::abs(want - c.value));
+      }
+    // A long way to go is taken in steps of at most kLimitMoveStep (rad or m) of the moved
+    // coordinate, so that the linearised loop closure of each step stays accurate.
+    for (auto& rc : rows[1]) rc.second = std::clamp(rc.second, -kLimitMoveStep, kLimitMoveStep);
+    if (err < tol::kPositionResidual) break;
+    for (int level = 1; level < 4; ++level) {
+      A[level] = MatX::Zero(static_cast<Eigen::Index>(rows[level].size()), nv);
+      r[level].resize(static_cast<Eigen::Index>(rows[level].size()));
+      for (size_t i = 0; i < rows[level].size(); ++i) {
+        const dyn::CoordinateRow& c = rows[level][i].first;
+        for (int s2 = 0; s2 < 2; ++s2)
+          if (c.moving[s2] >= 0) A[level].block<1, 6>(static_cast<Eigen::Index>(i), 6 * c.moving[s2]) += c.row[s2].transpose();
+        r[level](static_cast<Eigen::Index>(i)) = rows[level][i].second;
+      }
+    }
+    // The lexicographic null-space solve.
+    VecX z = VecX::Zero(nv);
+    MatX P = MatX::Identity(nv, nv);
+    for (int level = 0; level < 4; ++level) {
+      if (A[level].rows() == 0) continue;
+      const MatX AM = A[level] * Mih, AP = AM * P;
+      // Rank by a threshold relative to the rows before the projection: what P leaves of a row
+      // that the priorities above already fix is round-off (a closed loop's coordinates are
+      // dependent), and inverting it would throw the pose off.
+      const double apNorm = AP.norm();
+      if (!(apNorm > kLimitMoveRank * AM.norm())) continue;
+      Eigen::CompleteOrthogonalDecomposition<MatX> cod;
+      cod.setThreshold(std::min(1.0, kLimitMoveRank * AM.norm() / apNorm));
+      cod.compute(AP);
+      z += P * cod.solve(VecX(r[level] - A[level] * Mih * z));
+      if (level < 3) P -= cod.pseudoInverse() * AP;
+    }
+    const VecX delta = Mih * z;
+    if (!delta.allFinite()) {
+      stats_.message = "non-finite displacement";
+      return false;
+    }
+    dyn::displace(m_, bi_, delta, d.q);
+    // The step is tangent to the joints (J Δ = 0); their second-order opening is closed by the
+    // kinematic position solver (least-squares Newton, paper 003: redundant loop rows included).
+    PositionOptions po;
+    po.drivers = !imposedDrivers_.empty() || m_.drivers.empty();
+    if (!solvePositions(m_, d, d.t, po)) {
+      stats_.message = d.stats.message;
+      return false;
+    }
+    updateJointCoordinates(m_, d);
+  }
+  return true;
+}
+
+bool DynamicsStepper::projectIntoLimits(Data& d) {
+  // A coordinate beyond a bound at the start (a file pose outside the range, a kinematic drag past
+  // a stop) is moved onto the bound before the first step, positions only: the twist is set from
+  // the rates afterwards, so nothing of the move becomes velocity (no energy is given to the
+  // stop). One coordinate at a time, the furthest beyond its bound first (moveOntoLimits: the
+  // joints closed, the coordinates already moved kept on their bounds, the others at their
+  // starting values as far as the joints allow); a coordinate that a move brought into range
+  // needs none (in a closed loop, moving one often does). Then the drift projection of stage 5
+  // (project) cleans up. A coordinate an imposed driver prescribes is left to the driver.
+  std::vector<bool> driven(m_.joints.size(), false);
+  for (int i : imposedDrivers_) driven[m_.drivers[i].joint] = true;
+  auto excess = [&](int jj) {  // how far beyond its range, SI (≤ 0 inside)
+    const Joint& j = m_.joints[jj];
+    if (!j.limits || j.nCoords != 1 || driven[jj]) return 0.0;
+    const double th = d.coords(j.firstCoord);
+    return std::max(j.limits->first - th, th - j.limits->second);
+  };
+  std::vector<double> start(m_.joints.size(), std::numeric_limits<double>::quiet_NaN());
+  std::vector<double> fixedAt(m_.nCoords, std::numeric_limits<double>::quiet_NaN());
+  const VecX startCoords = d.coords;
+  const double hSave = lastH_;
+  lastH_ = 0;  // candidates at the bounds only; no reaction bookkeeping in project()
+  bool any = false;
+  auto fail = [&](const std::string& why) {
+    lastH_ = hSave;
+    stats_.message = "could not move the initial pose into the joint limits: " + why;
+    return false;
+  };
+  for (int pass = 0; pass < static_cast<int>(m_.joints.size()) + 1; ++pass) {
+    int worst = -1;
+    for (int jj = 0; jj < static_cast<int>(m_.joints.size()); ++jj) {
+      if (!(excess(jj) > kLimitMargin)) continue;
+      if (std::isnan(start[jj])) start[jj] = startCoords(m_.joints[jj].firstCoord);
+      if (worst < 0 || excess(jj) > excess(worst)) worst = jj;
+    }
+    if (worst < 0) break;
+    any = true;
+    if (!std::isnan(fixedAt[m_.joints[worst].firstCoord])) break;  // moved once already: a loop that will not let it
+    if (!prepareConstraints(d)) return fail(stats_.message);
+    const Joint& wj = m_.joints[worst];
+    VecX from = startCoords;
+    from(wj.firstCoord) = d.coords(wj.firstCoord);  // the side it is beyond now
+    if (!moveOntoLimits(d, from, worst, fixedAt)) return fail(stats_.message);
+    fixedAt[wj.firstCoord] = from(wj.firstCoord) < wj.limits->first ? wj.limits->first : wj.limits->second;
+  }
+  if (any && (!prepareConstraints(d) || !project(d))) return fail(stats_.message);
+  updateJointCoordinates(m_, d);
+  lastH_ = hSave;
+  if (!any) return true;
+  // Say what moved (the CLI prints these as warnings).
+  for (int jj = 0; jj < static_cast<int>(m_.joints.size()); ++jj) {
+    if (std::isnan(start[jj])) continue;
+    const Joint& j = m_.joints[jj];
+    const char* unit = j.type == JointType::Revolute ? "rad" : "m";
+    const bool below = start[jj] < j.limits->first;
+    const double bound = below ? j.limits->first : j.limits->second;
+    const double now = d.coords(j.firstCoord);
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "joint '%s' started at %.6g %s, %.4g %s %s its %s limit %.6g %s: ", j.name.c_str(),
+                  std::abs(start[jj]) < 1e-12 ? 0.0 : start[jj], unit,
+                  std::abs(start[jj] - bound), unit, below ? "below" : "above", below ? "lower" : "upper", bound, unit);
+    std::string line = buf;
+    if (excess(jj) > kLimitMargin) {
+      std::snprintf(buf, sizeof buf, "the joints do not let it into its range (still %.4g %s beyond)", excess(jj), unit);
+      line += buf;
+    } else if (std::abs(now - bound) <= 1e-6) {
+      line += "the initial pose was moved onto the limit before the first step";
+    } else {
+      std::snprintf(buf, sizeof buf, "moving another joint into range brought it to %.6g %s before the first step", now, unit);
+      line += buf;
+    }
+    stats_.notices.push_back(line);
+  }
+  return true;
+}
+
 // ---- initial state ----
 
 bool DynamicsStepper::initialize(Data& d, bool useInitialRates) {
@@ -451,6 +712,7 @@ bool DynamicsStepper::initialize(Data& d, bool useInitialRates) {
   }
   if (d.qd.size() != m_.nq) d.qd = VecX::Zero(m_.nq);
   updateJointCoordinates(m_, d);
+  if (!projectIntoLimits(d)) return false;
   dyn::bodyInertias(m_, d.q, bi_);
   dyn::qdotToTwist(m_, d.q, bi_, d.qd, nu_);
   if (!prepareConstraints(d)) return false;
@@ -483,14 +745,7 @@ bool DynamicsStepper::initialize(Data& d, bool useInitialRates) {
         if (c.moving[s] >= 0) A.block<1, 6>(rows + i, 6 * c.moving[s]) += c.row[s].transpose();
       rhs(rows + i) = ir.value;
     }
-    // M^{-½} per block (the rotational block by its eigen-decomposition)
-    MatX Mih = MatX::Zero(nv, nv);
-    for (size_t k = 0; k < bi_.size(); ++k) {
-      Mih.block<3, 3>(6 * k, 6 * k) = Mat3::Identity() / std::sqrt(bi_[k].mass);
-      Eigen::SelfAdjointEigenSolver<Mat3> es(bi_[k].inertia);
-      Mih.block<3, 3>(6 * k + 3, 6 * k + 3) =
-          es.eigenvectors() * es.eigenvalues().cwiseSqrt().cwiseInverse().asDiagonal() * es.eigenvectors().transpose();
-    }
+    const MatX Mih = inverseSqrtMass(bi_, nv);
     Eigen::CompleteOrthogonalDecomposition<MatX> cod(A * Mih);
     nu_ = Mih * cod.solve(rhs);
     if (!nu_.allFinite()) {

@@ -1,9 +1,12 @@
 // core/io/check_report.cpp — `check --json` (core/io/check_report.h).
 #include "core/io/check_report.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "core/data.h"
+#include "core/io/pose_limits.h"
 #include "core/kinematics/kinematics.h"
 
 namespace mechsim::io {
@@ -15,7 +18,11 @@ std::string checkReportJson(const std::string& file, const MechanismSpec& spec, 
   nlohmann::json j;
   j["file"] = file;
   j["name"] = model.name;
-  j["warnings"] = spec.warnings;
+  // The reader's warnings and a starting pose outside the joint limits (pose_limits.h), once each.
+  std::vector<std::string> warnings = spec.warnings;
+  for (std::string& w : poseLimitWarnings(spec, model))
+    if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
+  j["warnings"] = warnings;
   j["bodies"] = static_cast<int>(model.bodies.size());
   j["moving_bodies"] = model.nMoving;
   j["joints"] = static_cast<int>(model.joints.size());

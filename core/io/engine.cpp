@@ -4,6 +4,7 @@
 #include "core/io/jgs2_cache.h"
 #include "core/io/load.h"
 #include "core/io/load_dynamics.h"
+#include "core/io/pose_limits.h"
 
 namespace mechsim::io {
 namespace {
@@ -48,7 +49,12 @@ sim::Model compileEngine(std::shared_ptr<const MechanismSpec> spec, const sim::O
 sim::Model loadEngine(const std::string& path, const sim::Options& options, std::vector<std::string>* warnings) {
   auto spec = std::make_shared<const MechanismSpec>(readMechanismFile(path));
   if (warnings) *warnings = spec->warnings;
-  return compileEngine(std::move(spec), options);
+  const std::shared_ptr<const MechanismSpec> keep = spec;
+  sim::Model m = compileEngine(std::move(spec), options);
+  // A starting pose outside a joint's limits (pose_limits.h).
+  if (warnings && m.file)
+    for (std::string& w : poseLimitWarnings(*keep, *m.file)) warnings->push_back(std::move(w));
+  return m;
 }
 
 }  // namespace mechsim::io

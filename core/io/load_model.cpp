@@ -4,6 +4,7 @@
 #include "core/compile.h"
 #include "core/io/load.h"
 #include "core/io/load_dynamics.h"
+#include "core/io/pose_limits.h"
 
 #include <iostream>
 
@@ -25,14 +26,20 @@ Model compileSpec(const MechanismSpec& spec) {
 Model loadModel(const std::string& path) {
   MechanismSpec spec = readMechanismFile(path);
   for (const std::string& w : spec.warnings) std::cerr << w << '\n';
-  return compileSpec(spec);
+  Model m = compileSpec(spec);
+  // A starting pose outside a joint's limits (core/io/pose_limits.h).
+  for (const std::string& w : poseLimitWarnings(spec, m)) std::cerr << w << '\n';
+  return m;
 }
 
 Model loadModel(const std::string& path, std::vector<std::string>* warnings) {
   // readMechanismFile dispatches on the file type (native JSON or an imported format).
   MechanismSpec spec = readMechanismFile(path);
   if (warnings) *warnings = spec.warnings;
-  return compileSpec(spec);
+  Model m = compileSpec(spec);
+  if (warnings)
+    for (std::string& w : poseLimitWarnings(spec, m)) warnings->push_back(std::move(w));
+  return m;
 }
 
 }  // namespace mechsim::io

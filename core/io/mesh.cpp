@@ -255,15 +255,7 @@ std::shared_ptr<const MeshData> loadMeshFileInProcess(const std::string& path) {
     if (!v.allFinite()) throw std::runtime_error("mesh file has a vertex that is not a finite number: " + path);
   // Normals are all-or-nothing: the file's own when every mesh has them, else normals that are
   // smooth across gentle edges and sharp at creases (a vertex repeated once per smooth side).
-  if (data->normals.size() != data->vertices.size()) {
-    std::vector<unsigned> groupPoint;
-    std::vector<unsigned> corners = creaseGroups(data->vertices, data->indices, kCreaseDegrees, groupPoint);
-    std::vector<Eigen::Vector3f> vertices(groupPoint.size());
-    for (std::size_t g = 0; g < groupPoint.size(); ++g) vertices[g] = data->vertices[groupPoint[g]];
-    data->vertices = std::move(vertices);
-    data->indices = std::move(corners);
-    data->normals = areaWeightedNormals(data->vertices, data->indices);
-  }
+  if (data->normals.size() != data->vertices.size()) creaseNormals(data->vertices, data->indices, data->normals);
   return data;
 }
 

@@ -184,6 +184,9 @@ RunResult runSimulate(const sim::Model& m, double tEnd, std::optional<double> dt
   const auto wall0 = std::chrono::steady_clock::now();
   const std::clock_t cpu0 = std::clock();
   if (!sim::startFromFile(m, sd)) r.failure = "initial state: " + sd.message;
+  // A coordinate that started beyond a joint limit was moved onto it (DynamicsStepper::initialize).
+  if (sd.dynamics)
+    for (const std::string& n : sd.dynamics->stats().notices) r.warnings.push_back(n);
   // A row: the dynamics' own state (of the file model), its reactions and energy.
   auto frame = [&]() {
     const Data& d = sd.dynamics->data();

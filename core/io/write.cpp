@@ -17,8 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -250,7 +252,8 @@ std::string writeMechanism(const MechanismSpec& spec) {
 namespace {
 
 // Relative mesh paths are relative to the file that names them: when writing elsewhere, rebase
-// them on the new folder using the absolute path the loader resolved.
+// them on the new folder using the absolute path the loader resolved. Meshes without a file are
+// written beside `path` first (below).
 MechanismSpec rebasedFor(const MechanismSpec& spec, const std::string& path) {
   MechanismSpec copy = spec;
   std::error_code ec;
@@ -262,7 +265,37 @@ MechanismSpec rebasedFor(const MechanismSpec& spec, const std::string& path) {
         if (!rel.empty()) s.file = rel.generic_string();
       }
   };
+  // A mesh that came with no file (MJCF's <mesh vertex= face=>) is written beside the mechanism
+  // as a Wavefront OBJ of its own — STEM-BODY-shapeK.obj, in metres — which the shape then names:
+  // the saved file reads back whole. Each is written atomically, before the mechanism file.
+  const std::string stem = fs::path(path).stem().string();
+  auto writeInline = [&](const std::string& body, std::vector<ShapeSpec>& shapes, const char* kind) {
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+      ShapeSpec& s = shapes[k];
+      if (s.type != ShapeType::Mesh || !s.file.empty() || !s.mesh) continue;
+      std::string name = stem + "-" + body + "-" + kind + std::to_string(k) + ".obj";
+      for (char& c : name)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '_';
+      std::string obj = "# written by mechsim: an inline mesh of " + body + " (metres)\n";
+      char line[128];
+      for (const Eigen::Vector3f& v : s.mesh->vertices) {
+        std::snprintf(line, sizeof line, "v %.9g %.9g %.9g\n", double(v.x()), double(v.y()), double(v.z()));
+        obj += line;
+      }
+      for (std::size_t t = 0; t + 2 < s.mesh->indices.size(); t += 3) {
+        std::snprintf(line, sizeof line, "f %u %u %u\n", s.mesh->indices[t] + 1, s.mesh->indices[t + 1] + 1,
+                      s.mesh->indices[t + 2] + 1);
+        obj += line;
+      }
+      const fs::path file = dir / name;
+      writeFileAtomically(file.string(), obj);
+      s.file = name;
+      s.resolvedFile = file.string();
+    }
+  };
   for (BodySpec& b : copy.bodies) {
+    writeInline(b.name, b.shapes, "shape");
+    writeInline(b.name, b.visuals, "visual");
     rebase(b.shapes);
     rebase(b.visuals);
   }

@@ -60,6 +60,14 @@ inline double unwrapNear(double a, double near) {
   return a + kTwoPi * std::round((near - a) / kTwoPi);
 }
 
+/// True when DOF d turns without end: an angle without limits in the file whose reachable range is
+/// a whole turn (a crank). Its value is kept unwrapped (a crank turned seven times is at 7 · 2π, not
+/// back at 0): setDof does not clamp it to [lower, upper], which then spans one turn of its dial.
+inline bool isTurning(const DofInfo& d) {
+  constexpr double kTwoPi = 6.283185307179586;
+  return d.angular && !d.limitsFromFile && d.upper - d.lower >= kTwoPi * (1 - 1e-9);
+}
+
 /// Joint coordinates (joint, coordinate) that complete the file's drivers to a fully driven
 /// mechanism at q (see the file comment); fewer when the spec cannot take a driver on some.
 std::vector<std::pair<int, int>> independentCoordinates(const MechanismSpec& spec, const mechsim::Model& model, const VecX& q,

@@ -114,7 +114,9 @@ bool setDof(const Model& m, Data& d, int dof, double value) {
   const DofInfo& info = m.dofs[dof];
   const int i = info.driver;
   DriverInputs& in = *d.inputs;
-  const double target = std::clamp(value, info.lower, info.upper);
+  // The slider's range bounds the value, but for a turning DOF, whose range is one turn of a dial
+  // that goes on turning (isTurning).
+  const double target = isTurning(info) ? value : std::clamp(value, info.lower, info.upper);
   double good = in.at(i, d.rigid.t);
   in.follow[i] = 0;
   in.value[i] = good;
@@ -140,6 +142,9 @@ bool setDof(const Model& m, Data& d, int dof, double value) {
     in.value[i] = next;
     if (solvePositions(*d.work, d.rigid, d.rigid.t)) {
       good = next;
+      // The joint angles follow step by step: each is unwrapped against its last value, and a
+      // move of more than half a turn at once (a typed value) would otherwise lose turns.
+      if (n > 1) updateJointCoordinates(*d.work, d.rigid);
       continue;
     }
     // Out of reach: bisect towards the last value that solved; q stays at the last solution

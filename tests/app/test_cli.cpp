@@ -126,6 +126,14 @@ class TestCli : public QObject {
     QVERIFY2(r.err.contains("panda.urdf:200:5: warning: joint \"panda_finger_joint2\": <mimic> is not supported"),
              r.err.constData());
     QVERIFY2(!r.err.contains("placeholder"), r.err.constData());
+    // joint 4's range [−3.0718, −0.0698] rad excludes the file pose 0 (core/io/pose_limits.h), once
+    QCOMPARE(QString::fromUtf8(r.err).count("panda.urdf:90:5: warning: joint \"panda_joint4\": the starting pose has its angle "
+                                             "at 0 rad, 0.0698 rad above its upper limit -0.0698 rad"), 1);
+    Run json = runCli({"check", urdf, "--json"});
+    int poseWarnings = 0;
+    for (const QJsonValue& w : QJsonDocument::fromJson(json.out).object()["warnings"].toArray())
+      poseWarnings += w.toString().contains("\"panda_joint4\": the starting pose");
+    QCOMPARE(poseWarnings, 1);
     qputenv("MECHSIM_MESH_READER_FAULT", "crash");
     r = runCli({"check", urdf, "--json"});
     qunsetenv("MECHSIM_MESH_READER_FAULT");

@@ -72,6 +72,21 @@ class TestSimEngine : public QObject {
     QVERIFY(std::abs(d.inputs->value[0] - 36 * M_PI / 180) < 1e-12);
   }
 
+  void turningDofIsNotClamped() {
+    // The crank turns without end (sim::isTurning: its reachable range is one turn): moved three
+    // turns and 100° on at once it gets there, unwrapped, and so does its joint angle.
+    const sim::Model m = load("fourbar.json");
+    QVERIFY(sim::isTurning(m.dofs[0]));
+    sim::Data d = sim::makeData(m);
+    const double target = 3 * 2 * M_PI + 100 * M_PI / 180;
+    QVERIFY(target > m.dofs[0].upper);
+    QVERIFY2(sim::setDof(m, d, "crank", target), d.message.c_str());
+    QVERIFY(std::abs(d.inputs->value[0] - target) < 1e-12);
+    QVERIFY2(std::abs(d.rigid.coords[m.dofs[0].coordIndex] - target) < 1e-9,
+             qPrintable(QString::number(d.rigid.coords[m.dofs[0].coordIndex])));
+    QVERIFY(residual(d) < 1e-10);
+  }
+
   void badRequestsChangeNothing() {
     const sim::Model m = load("fourbar.json");
     sim::Data d = sim::makeData(m);

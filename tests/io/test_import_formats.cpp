@@ -198,6 +198,24 @@ class TestImportFormats : public QObject {
     }
   }
 
+  /// An inline MJCF mesh without face= is its vertices' convex hull, computed for at most 2·10^4
+  /// of them (the hull costs vertices × faces: a hostile 10^6 would take hours); beyond, an error
+  /// at vertex= that says so, before any hull work.
+  void mjcfInlineHullBounded() {
+    std::string points;
+    for (int i = 0; i < 20'001; ++i) points += std::to_string(i % 7) + " " + std::to_string(i % 11) + " " + std::to_string(i % 13) + " ";
+    const std::string text = "<mujoco><asset><mesh name=\"m\" vertex=\"" + points +
+                             "\"/></asset><worldbody><body><freejoint/><geom type=\"mesh\" mesh=\"m\"/></body></worldbody></mujoco>";
+    try {
+      parseMjcf(text, "hull.xml", ".");
+      QFAIL("20 001 hull points were read");
+    } catch (const LoadError& e) {
+      QVERIFY2(std::string(e.what()).rfind("hull.xml:1:31: error: a mesh given by vertex= alone is read as the convex hull", 0) == 0 &&
+                   std::string(e.what()).find("at most 20000 of them (this one has 20001)") != std::string::npos,
+               e.what());
+    }
+  }
+
   /// <loop_joint>: frame = <origin> in the parent link; axes in that frame.
   void urdfLoopJoint() {
     const std::string text = kUrdfLoop;

@@ -8,7 +8,10 @@
 // The mesh check ties each UR5 arm mesh to the published link length: the mesh reaches from one
 // joint housing to the next, so its ends lie a housing radius beyond the two joint axes. The
 // UR5's published Collada visuals are checked against its STL collisions (tests/data/import/real/
-// ur5_meshes), and floating bases on the public URDFs.
+// ur5_meshes), and floating bases on the public URDFs. MuJoCo's own models (tests/data/import/
+// real/mujoco) check the MJCF meta-elements and forms of issue 46 item 5: box fromto, inline
+// meshes, site-based equalities, <frame>, <replicate>, <attach>, <flexcomp>, <composite>; their
+// DOF are those the files' comments or MuJoCo's own counts give (humanoid100: "Degree of Freedom: 627").
 #include <QDir>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -16,8 +19,10 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 
 #include "core/data.h"
+#include "core/io/import/convex_hull.h"
 #include "core/io/import/import.h"
 #include "core/io/load.h"
 #include "core/io/mesh.h"
@@ -142,7 +147,11 @@ class TestImportReal : public QObject {
     for (const char* f : {"mechanisms/urdf/ur5.urdf", "mechanisms/mjcf/panda.xml", "mechanisms/sdf/panda.sdf",
                           "tests/data/import/real/ant.xml", "tests/data/import/real/kuka_iiwa.urdf",
                           "tests/data/import/real/kuka_iiwa.sdf", "tests/data/import/real/ur5e.xml",
-                          "tests/data/import/real/panda_pybullet.urdf"})
+                          "tests/data/import/real/panda_pybullet.urdf", "tests/data/import/real/mujoco/humanoid100.xml",
+                          "tests/data/import/real/mujoco/newton_cradle.xml", "tests/data/import/real/mujoco/equality_site.xml",
+                          "tests/data/import/real/mujoco/flex/jelly.xml",
+                          "tests/data/import/real/mujoco/gmsh/cube_41_ascii_vol_gmshApp.xml",
+                          "tests/data/import/real/mujoco/car.xml"})  // an inline mesh: written beside as OBJ
       QTest::newRow(f) << QString(f);
   }
   void nativeRoundTrip() {
@@ -164,11 +173,25 @@ class TestImportReal : public QObject {
       QVERIFY((y.inertia - x.inertia).norm() <= 1e-12 * std::max(1.0, x.inertia.norm()));
       QVERIFY((y.pose0.position - x.pose0.position).norm() <= 1e-12);
       QCOMPARE(y.shapes.size(), x.shapes.size());
-      for (std::size_t k = 0; k < x.shapes.size(); ++k) QCOMPARE(y.shapes[k].mesh != nullptr, x.shapes[k].mesh != nullptr);
+      for (std::size_t k = 0; k < x.shapes.size(); ++k) {
+        QCOMPARE(y.shapes[k].mesh != nullptr, x.shapes[k].mesh != nullptr);
+        if (!x.shapes[k].mesh) continue;
+        QCOMPARE(y.shapes[k].mesh->indices.size(), x.shapes[k].mesh->indices.size());
+        for (std::size_t v = 0; v < x.shapes[k].mesh->vertices.size(); ++v)
+          QVERIFY((y.shapes[k].mesh->vertices[v] - x.shapes[k].mesh->vertices[v]).norm() <= 1e-6f * (1 + x.shapes[k].mesh->vertices[v].norm()));
+      }
     }
     QCOMPARE(mb.joints.size(), ma.joints.size());
     QCOMPARE(mb.nq, ma.nq);
-    QVERIFY((mb.q0 - ma.q0).cwiseAbs().maxCoeff() <= 1e-12);
+    QVERIFY(ma.nq == 0 || (mb.q0 - ma.q0).cwiseAbs().maxCoeff() <= 1e-12);  // (a flexcomp alone: no coordinates)
+    QCOMPARE(b.deformables.size(), a.deformables.size());
+    for (std::size_t i = 0; i < a.deformables.size(); ++i) {
+      const DeformableSpec &x = a.deformables[i], &y = b.deformables[i];
+      QCOMPARE(y.vertices.size(), x.vertices.size());
+      QCOMPARE(y.tets, x.tets);
+      for (std::size_t k = 0; k < x.vertices.size(); ++k) QVERIFY((y.vertices[k] - x.vertices[k]).norm() <= 1e-12);
+      QVERIFY(std::abs(y.density - x.density) <= 1e-12 * x.density);
+    }
   }
 
   /// The unmodified public files: each loads with the robot's DOF, and its absent meshes give
@@ -463,6 +486,279 @@ class TestImportReal : public QObject {
     QVERIFY(s.warnings.empty());
     QCOMPARE(int(s.bodies.size()), 2);
     QCOMPARE(int(s.joints.size()), 1);
+  }
+  /// MuJoCo's models (google-deepmind/mujoco, unmodified): each loads with its DOF, its bodies
+  /// and deformable parts, and every warning is one of those expected (each of which appears).
+  void mujocoModels_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("dof");
+    QTest::addColumn<int>("bodies");       // the world included
+    QTest::addColumn<int>("deformables");
+    QTest::addColumn<QStringList>("warnings");
+    const QString plane = "an infinite plane geom is left out";
+    QTest::newRow("car (inline mesh as convex hull, free body, 2 wheels)") << "car.xml" << 8 << 4 << 0 << QStringList{};
+    QTest::newRow("humanoid (fromto capsules, several joints per body)")
+        << "humanoid.xml" << 27 << 26 << 0 << QStringList{plane};
+    QTest::newRow("humanoid100 (<attach> humanoid, 100 free objects by nested <replicate> in <frame>s)")
+        << "humanoid100.xml" << 627 << 126 << 0 << QStringList{plane, "ellipsoid geom approximated by a sphere"};
+    QTest::newRow("newton_cradle (replicated bodies and world sites)") << "newton_cradle.xml" << 42 << 8 << 0 << QStringList{};
+    QTest::newRow("bowl (replicated geoms in frames in bodies)") << "bowl.xml" << 18 << 4 << 0 << QStringList{};
+    QTest::newRow("connect (box fromto, connect by sites)")
+        << "connect.xml" << 9 << 7 << 0 << QStringList{"the sites of <connect> are 0.424264 m apart"};
+    QTest::newRow("weld (relpose, weld by sites)")
+        << "weld.xml" << 0 << 11 << 0 << QStringList{"weld relpose is not read", "the sites of <weld> are 1 m apart and turned"};
+    QTest::newRow("equality_site (connect and weld by sites, world sites)")
+        << "equality_site.xml" << 3 << 4 << 0
+        << QStringList{"the sites of <connect> are 1 m apart", "the sites of <weld> are 1 m apart and turned 1.5708 rad"};
+    QTest::newRow("flex/jelly (3-D grid flexcomp → deformable part)")
+        << "flex/jelly.xml" << 0 << 2 << 1 << QStringList{plane};
+    QTest::newRow("flex/softbox (3-D box flexcomp in a free body)")
+        << "flex/softbox.xml" << 6 << 2 << 1
+        << QStringList{plane, "is approximated by a solid box of tetrahedra", "gives no Young's modulus", "has dof=\"radial\"",
+                       "pins no point to body \"body\""};
+    QTest::newRow("flex/flag (2-D flexcomp left out, its equality too)")
+        << "flex/flag.xml" << 0 << 2 << 0
+        << QStringList{plane, "<flexcomp name=\"flag\" type=\"grid\" dim=\"2\"> is left out", "bodies flag_0 … flag_170",
+                       "<connect> names body \"flag_0\", which MuJoCo makes of the <flexcomp> at line 33"};
+    const QString noYoung = "gives no Young's modulus (<elasticity young=\"...\">): the part takes mechsim's default 1e+06 Pa";
+    QTest::newRow("gmsh/cube_41 (gmsh 4.1 tetrahedra → deformable part)")
+        << "gmsh/cube_41_ascii_vol_gmshApp.xml" << 0 << 1 << 1 << QStringList{noYoung};
+    QTest::newRow("gmsh/cube_22 (gmsh 2.2, no dim=: the file's tetrahedra)")
+        << "gmsh/cube_22_ascii_vol_gmshApp_missing_dim.xml" << 0 << 1 << 1 << QStringList{noYoung};
+    QTest::newRow("gmsh/cube_41 surface (a 2-D flex: left out)")
+        << "gmsh/cube_41_ascii_surf_gmshApp.xml" << 0 << 1 << 0
+        << QStringList{"<flexcomp name=\"cube\" type=\"gmsh\"> is left out (its file has no tetrahedra"};
+    QTest::newRow("elasticity/cable (<composite> cable left out)")
+        << "elasticity/cable.xml" << 1 << 2 << 0
+        << QStringList{plane, "<composite type=\"cable\"> is not read: left out is its chain of 40 bodies B_first … B_last",
+                       "<connect> names body \"B_last\""};
+  }
+  void mujocoModels() {
+    QFETCH(QString, file);
+    QFETCH(int, dof);
+    QFETCH(int, bodies);
+    QFETCH(int, deformables);
+    QFETCH(QStringList, warnings);
+    const MechanismSpec spec = readMechanismFile(path("tests/data/import/real/mujoco/" + file));
+    std::vector<bool> seen(std::size_t(warnings.size()), false);
+    for (const std::string& w : spec.warnings) {
+      bool known = false;
+      for (int k = 0; k < warnings.size(); ++k)
+        if (w.find(warnings[k].toStdString()) != std::string::npos) known = seen[std::size_t(k)] = true;
+      QVERIFY2(known, w.c_str());
+    }
+    for (int k = 0; k < warnings.size(); ++k) QVERIFY2(seen[std::size_t(k)], qPrintable(warnings[k]));
+    QCOMPARE(int(spec.bodies.size()), bodies);
+    QCOMPARE(int(spec.deformables.size()), deformables);
+    const Model m = compileSpec(spec);
+    Data d = makeData(m);
+    const MobilityReport r = analyseMobility(m, d);
+    QCOMPARE(r.dof, dof);
+    QVERIFY(r.residual < 1e-12);
+  }
+
+  /// What the constructs become, against values worked out by hand from the files.
+  void mujocoConstructs() {
+    const std::string dir = path("tests/data/import/real/mujoco/");
+    auto body = [](const MechanismSpec& s, const std::string& name) -> const BodySpec& {
+      for (const BodySpec& b : s.bodies)
+        if (b.name == name) return b;
+      throw std::runtime_error("no body " + name);
+    };
+
+    // car: the chassis mesh is the convex hull of its 9 vertices scaled by (.01, .006, .0015): a
+    // closed surface holding every vertex, its bounding box the scaled extremes.
+    const MechanismSpec car = readMechanismFile(dir + "car.xml");
+    const ShapeSpec& chassis = body(car, "car").shapes.at(0);
+    QCOMPARE(int(chassis.type), int(ShapeType::Mesh));
+    QVERIFY(chassis.mesh && chassis.file.empty());
+    Eigen::Vector3f lo = chassis.mesh->vertices[0], hi = lo;
+    for (const Eigen::Vector3f& v : chassis.mesh->vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    QVERIFY((lo.cast<double>() - Vec3(-0.1, -0.06, -0.015)).norm() < 1e-7);
+    QVERIFY((hi.cast<double>() - Vec3(0.1, 0.06, 0.03)).norm() < 1e-7);
+    const Model carModel = compileSpec(car);
+    double carMass = 0;
+    for (const Body& b : carModel.bodies)
+      if (b.name == "car") carMass = b.mass;
+    QVERIFY(carMass > 0);
+
+    // humanoid100: the humanoid is attached with the prefix, at its place in humanoid.xml; the
+    // 100 objects are free bodies, the first capsules at the frames' places.
+    const MechanismSpec h = readMechanismFile(dir + "humanoid100.xml");
+    QVERIFY((body(h, "humanoid_torso").position - Vec3(0, 0, 1.282)).norm() < 1e-12);
+    int freeBodies = 0;
+    for (const BodySpec& b : h.bodies) freeBodies += !b.fixed && b.name.rfind("humanoid_", 0) != 0;
+    QCOMPARE(freeBodies, 100);
+    bool knee = false;
+    for (const JointSpec& j : h.joints) knee |= j.name == "humanoid_knee_right" && j.body2 == "humanoid_shin_right";
+    QVERIFY(knee);
+    // The first capsule: frame (-2,-2,2.5) · replicate copy 0 · frame (0,0,-1.5) · copy 0.
+    QVERIFY((h.bodies.at(h.bodies.size() - 100).position - Vec3(-2, -2, 1)).norm() < 1e-12);
+
+    // newton_cradle: bodies and sites take the copy's index; copy i sits i offsets along.
+    const MechanismSpec nc = readMechanismFile(dir + "newton_cradle.xml");
+    for (int i = 0; i < 5; ++i)
+      QVERIFY((body(nc, "equilibrium" + std::to_string(i)).position - Vec3(-0.04 * i, 0, 0.04)).norm() < 1e-12);
+    QVERIFY((body(nc, "perturbed1").position - Vec3(0.16, 0, 0.061)).norm() < 1e-12);
+    bool handle = false;
+    for (const HandleSpec& hs : nc.handles) handle |= hs.name == "f1" && hs.body == "perturbed1";
+    QVERIFY(handle);
+
+    // bowl: 1 + 20 × 6 geoms on each of the first two bodies.
+    const MechanismSpec bowl = readMechanismFile(dir + "bowl.xml");
+    QCOMPARE(int(bowl.bodies[1].shapes.size()), 121);
+
+    // connect.xml: a box by fromto is size[0] across both ways and the segment long, centred on it.
+    const MechanismSpec c = readMechanismFile(dir + "connect.xml");
+    const ShapeSpec& beam = body(c, "beam1").shapes.at(0);
+    QCOMPARE(int(beam.type), int(ShapeType::Box));
+    QVERIFY((beam.size - Vec3(0.4, 0.4, 1.0)).norm() < 1e-12);
+    QVERIFY((beam.position - Vec3(0, -0.5, 0)).norm() < 1e-12);
+    QVERIFY((beam.orientation * Vec3::UnitZ() - Vec3(0, -1, 0)).norm() < 1e-12);
+    const JointSpec& bySite = c.joints.back();
+    QCOMPARE(bySite.body1, std::string("box3"));
+    QCOMPARE(bySite.body2, std::string("beam3"));
+    QVERIFY((bySite.point - Vec3(1.5, -0.1, 0.5)).norm() < 1e-12);  // site1 in the world
+
+    // jelly: an 8 × 8 × 8 grid of points 0.07 apart centred at (0, 0, 1), E = 5e4 Pa, 5 kg.
+    const MechanismSpec jelly = readMechanismFile(dir + "flex/jelly.xml");
+    const DeformableSpec& part = jelly.deformables.at(0);
+    QCOMPARE(part.name, std::string("softbody"));
+    QCOMPARE(int(part.vertices.size()), 512);
+    QCOMPARE(int(part.tets.size()), 7 * 7 * 7 * 6);
+    QVERIFY((part.boxSize - Vec3::Constant(0.49)).norm() < 1e-12);
+    QVERIFY((part.position - Vec3(-0.245, -0.245, 0.755)).norm() < 1e-12);
+    QCOMPARE(part.youngs, 5e4);
+    QVERIFY(std::abs(part.density - 5 / (0.49 * 0.49 * 0.49)) < 1e-9);
+    QVERIFY(part.pinned.empty() && part.attachments.empty());
+
+    // A gmsh flexcomp: the file's unit cube [-0.5, 0.5]² × [0, 1], moved by pos="0 0 4", 10 kg.
+    const MechanismSpec cube = readMechanismFile(dir + "gmsh/cube_41_ascii_vol_gmshApp.xml");
+    const DeformableSpec& g = cube.deformables.at(0);
+    QCOMPARE(g.meshType, std::string("gmsh"));
+    Vec3 glo = g.vertices[0], ghi = glo;
+    for (const Vec3& v : g.vertices) glo = glo.cwiseMin(v), ghi = ghi.cwiseMax(v);
+    QVERIFY((glo - Vec3(-0.5, -0.5, 4)).norm() < 1e-12 && (ghi - Vec3(0.5, 0.5, 5)).norm() < 1e-12);
+    QVERIFY(std::abs(g.density - 10) < 1e-9);
+  }
+
+  /// <replicate> as MuJoCo's XML reference gives it (sites for its geoms: names with the innermost
+  /// suffix first, copies placed by cumulative offsets and rotations), an equality replicated with
+  /// the bodies it names, <attach> into a moving body (its fixed root welded there), and
+  /// flexcomp pins (a grid pinned at x = 0 by gridrange; a moving parent holds them).
+  void metaElements() {
+    const std::string replicate = R"(<mujoco><worldbody><body name="b"><freejoint/><geom size=".1"/>
+  <replicate count="2" offset="0 1 0" euler="90 0 0">
+    <replicate count="2" sep="-" offset="1 0 0" euler="0 90 0"><site name="Alice"/></replicate>
+  </replicate></body>
+  <replicate count="3" offset="1 0 0"><body name="p" pos="0 0 1"><joint type="ball"/><geom size=".1"/></body></replicate>
+  </worldbody><equality><connect body1="p" anchor="0 0 1"/></equality></mujoco>)";
+    const MechanismSpec s = parseMjcf(replicate, "r.xml", ".");
+    std::map<std::string, Vec3> at;
+    for (const HandleSpec& h : s.handles) at[h.name] = h.point;
+    QCOMPARE(int(at.size()), 4);
+    QVERIFY((at.at("Alice-00") - Vec3(0, 0, 0)).norm() < 1e-12);
+    QVERIFY((at.at("Alice-10") - Vec3(1, 0, 0)).norm() < 1e-12);
+    QVERIFY((at.at("Alice-01") - Vec3(0, 1, 0)).norm() < 1e-12);
+    QVERIFY((at.at("Alice-11") - Vec3(1, 1, 0)).norm() < 1e-12);
+    int connects = 0;
+    for (const JointSpec& j : s.joints)
+      if (j.name.rfind("connect", 0) == 0) {
+        ++connects;
+        QCOMPARE(j.body1, "p" + j.name.substr(j.name.size() - 1));
+        QCOMPARE(j.body2, std::string("world"));
+      }
+    QCOMPARE(connects, 3);
+
+    // A joint in a <frame> in its body: placed by the frame, defaults from the frame's childclass.
+    const MechanismSpec fj = parseMjcf(R"(<mujoco><default><default class="c"><joint axis="0 0 1"/></default></default>
+  <worldbody><body name="b" pos="1 0 0"><frame pos="0 0 1" euler="0 90 0" childclass="c"><joint name="h"/></frame>
+  <geom size=".1"/></body></worldbody></mujoco>)",
+                                       "f.xml", ".");
+    QCOMPARE(int(fj.joints.size()), 1);
+    QVERIFY((fj.joints[0].point - Vec3(1, 0, 1)).norm() < 1e-12);
+    QVERIFY((fj.joints[0].axis - Vec3(1, 0, 0)).norm() < 1e-12);
+
+    QTemporaryDir tmp;
+    std::ofstream(tmp.filePath("arm.xml").toStdString())
+        << R"(<mujoco model="arm"><compiler angle="radian"/><worldbody><body name="base" pos="0 0 1"><geom size=".1"/>
+  <body name="link" pos="1 0 0"><joint name="j" axis="0 0 1" range="-1 1"/><geom size=".1"/><site name="tip" pos="1 0 0"/></body>
+  </body></worldbody></mujoco>)";
+    std::ofstream(tmp.filePath("robot.xml").toStdString())
+        << R"(<mujoco><asset><model file="arm.xml"/></asset><worldbody><body name="cart" pos="5 0 0"><joint type="slide" axis="1 0 0"/>
+  <geom size=".1"/><frame euler="0 0 90"><attach model="arm" body="base" prefix="a_"/></frame>
+  <flexcomp name="pad" dim="3" count="3 2 2" spacing=".1 .1 .1" mass="2"><pin gridrange="0 0 0 0 1 1"/><elasticity young="1e5" poisson=".3"/></flexcomp>
+  </body></worldbody></mujoco>)";
+    const MechanismSpec a = readMechanismFile(tmp.filePath("robot.xml").toStdString());
+    std::map<std::string, const BodySpec*> bodies;
+    for (const BodySpec& b : a.bodies) bodies[b.name] = &b;
+    QVERIFY(bodies.count("a_base") && bodies.count("a_link"));
+    QVERIFY(!bodies.at("a_base")->fixed);
+    QVERIFY((bodies.at("a_base")->position - Vec3(5, 0, 1)).norm() < 1e-12);
+    QVERIFY((bodies.at("a_link")->position - Vec3(5, 1, 1)).norm() < 1e-12);  // turned 90° about z
+    const JointSpec* weld = nullptr;
+    const JointSpec* hinge = nullptr;
+    for (const JointSpec& j : a.joints) {
+      if (j.name == "a_base.fixed") weld = &j;
+      if (j.name == "a_j") hinge = &j;
+    }
+    QVERIFY(weld && weld->body1 == "cart" && weld->body2 == "a_base");
+    QVERIFY(hinge && hinge->body1 == "a_base" && hinge->limits && std::abs(hinge->limits->second - 1) < 1e-15);
+    bool tip = false;
+    for (const HandleSpec& h : a.handles) tip |= h.name == "a_tip" && (h.point - Vec3(5, 2, 1)).norm() < 1e-12;
+    QVERIFY(tip);
+    const DeformableSpec& pad = a.deformables.at(0);
+    QCOMPARE(int(pad.vertices.size()), 12);
+    QVERIFY(pad.pinned.empty());
+    QCOMPARE(int(pad.attachments.size()), 1);
+    QCOMPARE(pad.attachments[0].body, std::string("cart"));
+    QCOMPARE(int(pad.attachments[0].vertices.size()), 4);  // the x = 0 face: 2 × 2 points
+    for (int v : pad.attachments[0].vertices) QVERIFY(std::abs(pad.vertices[std::size_t(v)].x() - 4.9) < 1e-12);
+    QVERIFY(std::abs(pad.density - 2 / (0.2 * 0.1 * 0.1)) < 1e-9);
+    const Model m = compileSpec(a);
+    Data d = makeData(m);
+    QCOMPARE(analyseMobility(m, d).dof, 2);  // the cart's slide and the arm's hinge
+
+    // An unknown body of the attached model is an error at the <attach>.
+    std::ofstream(tmp.filePath("bad.xml").toStdString())
+        << R"(<mujoco><asset><model file="arm.xml"/></asset><worldbody><attach model="arm" body="bsae" prefix="a_"/></worldbody></mujoco>)";
+    try {
+      readMechanismFile(tmp.filePath("bad.xml").toStdString());
+      QFAIL("no error");
+    } catch (const LoadError& e) {
+      QVERIFY2(std::string(e.what()).find("bad.xml:1:78: error: model \"arm\" has no body \"bsae\"") != std::string::npos, e.what());
+      QVERIFY2(std::string(e.what()).find("did you mean \"base\"") != std::string::npos, e.what());
+    }
+  }
+
+  /// The convex hull of a cube's corners and inner points: the 8 corners, 12 outward triangles,
+  /// every edge shared by two of them, volume 1 (divergence theorem); coplanar points refused.
+  void convexHull() {
+    std::vector<Vec3> pts;
+    for (int k = 0; k < 8; ++k) pts.emplace_back(k & 1, (k >> 1) & 1, (k >> 2) & 1);
+    for (int k = 0; k < 20; ++k) pts.emplace_back(0.1 + 0.04 * k, 0.5, 0.3 + 0.01 * k);
+    pts.emplace_back(0.5, 0.5, 1.0);  // on a face: not a hull vertex
+    const imp::HullMesh h = imp::convexHull(pts);
+    QCOMPARE(int(h.vertices.size()), 8);
+    QCOMPARE(int(h.indices.size()), 36);
+    std::map<std::pair<unsigned, unsigned>, int> edges;
+    double volume = 0;
+    for (std::size_t t = 0; t < h.indices.size(); t += 3) {
+      const Vec3 &a = h.vertices[h.indices[t]], &b = h.vertices[h.indices[t + 1]], &c = h.vertices[h.indices[t + 2]];
+      volume += a.dot(b.cross(c)) / 6;
+      for (int e = 0; e < 3; ++e) ++edges[{h.indices[t + std::size_t(e)], h.indices[t + std::size_t((e + 1) % 3)]}];
+    }
+    QVERIFY(std::abs(volume - 1) < 1e-12);
+    for (const auto& [e, n] : edges) {
+      QCOMPARE(n, 1);
+      QVERIFY(edges.count({e.second, e.first}));
+    }
+    try {
+      imp::convexHull({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0), Vec3(0.5, 0.2, 0)});
+      QFAIL("no error");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find("one plane") != std::string::npos, e.what());
+    }
   }
 };
 

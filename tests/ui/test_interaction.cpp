@@ -2,7 +2,9 @@
 // and keyboard) and undo / redo, handle drags on the viewport (in the view plane and along an
 // axis with Ctrl), play / pause / step, timeline scrubbing, plots and their export, trajectory
 // export (history and kinematic run, CSV and JSON, through the dialog, cancelled), the mechanism
-// report, Save As, and settings kept between runs. Asserts on the mechanism state (Φ, joint
+// report, Save As, and settings kept between runs; a crank's slider after seven turns (the
+// unwrapped angle shown, dragged and typed); play keeping to the wall clock with a slow display.
+// Asserts on the mechanism state (Φ, joint
 // coordinates, handle positions) and on the written files; screenshots go to <build>/screenshots/.
 #include <QtTest>
 
@@ -11,6 +13,8 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QThread>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -84,6 +88,8 @@ class TestInteraction : public QObject {
   void playStepScrubAndPlots();
   void exportTrajectory();
   void reportSaveAsAndSettings();
+  void turningSliderShowsTheUnwrappedAngle();
+  void playFollowsTheClock();
 
  private:
   QTemporaryDir dir_;
@@ -403,6 +409,110 @@ void TestInteraction::reportSaveAsAndSettings() {
   QCOMPARE(w2.model()->drivers.size(), size_t(3));
   findAction(&w2, "Show Body Frames")->trigger();
   w2.close();
+}
+
+void TestInteraction::turningSliderShowsTheUnwrappedAngle() {
+  // The four-bar's crank, driven at 360°/s, played for seven turns (at 10×): its spin box shows the
+  // unwrapped angle (~2520°, not the slider range's end) and its slider the angle within one
+  // turn. Dragging the slider, then typing into the box, keep the seven turns.
+  MainWindow w;
+  QVERIFY(showAndOpen(w, mechanism("fourbar.json")));
+  DofPanel* panel = w.dofPanel();
+  QCOMPARE(panel->count(), 1);
+  const DofInfo dof = panel->dof(0);
+  QVERIFY(sim::isTurning(dof));
+  QSlider* s = panel->slider(0);
+  QDoubleSpinBox* spin = panel->spinBox(0);
+  w.timeline()->speedBox()->setValue(10);
+  QAction* play = findAction(&w, "Play");
+  play->trigger();
+  QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t >= 7.0, 20000);
+  play->trigger();
+  waitIdle(w);
+  const Frame& f = w.currentFrame();
+  const double angle = f.dofValues[0];                       // the driver's 2π t
+  QVERIFY2(std::abs(angle - 2 * M_PI * f.t) < 1e-9, qPrintable(QString("%1 at t = %2").arg(angle).arg(f.t)));
+  QVERIFY(std::abs(f.coords[dof.coordIndex] - angle) < 1e-6);  // the joint coordinate is continuous too
+  QVERIFY2(std::abs(spin->value() - angle * 180 / M_PI) < 0.01 && spin->value() > 2500,
+           qPrintable(QString("spin box %1°, crank %2°").arg(spin->value()).arg(angle * 180 / M_PI)));
+  QVERIFY(std::abs(panel->value(0) - angle) < 1e-9);
+  // The slider: the angle within its turn [lower, lower + 360°).
+  const double inTurn = std::remainder(angle - dof.lower - M_PI, 2 * M_PI) + M_PI + dof.lower;
+  QCOMPARE(s->value(), DofPanel::toSlider(dof, inTurn));
+  QVERIFY2(s->toolTip().contains("after 7 whole turn"), qPrintable(s->toolTip()));
+  saveShot(&w, "interaction-fourbar-seven-turns.png");
+
+  // Drag the slider's handle 40 px to the right: the crank moves on from 2520°, not back a turn.
+  const QPoint h = sliderHandle(s);
+  mouseDrag(s, h, h + QPoint(40, 0), 6);
+  waitIdle(w);
+  const double dragged = w.currentFrame().dofValues[0];
+  QVERIFY2(dragged > angle + 0.05 && dragged < angle + M_PI,
+           qPrintable(QString("dragged to %1°, from %2°").arg(dragged * 180 / M_PI).arg(angle * 180 / M_PI)));
+  QVERIFY(std::abs(dragged - DofPanel::fromSlider(dof, s->value(), angle)) < 1e-12);
+  QVERIFY(std::abs(w.currentFrame().coords[dof.coordIndex] - dragged) < 1e-6);
+  QVERIFY(w.currentFrame().maxResidual() < 1e-9);
+  QVERIFY(std::abs(spin->value() - dragged * 180 / M_PI) < 0.01);
+  QVERIFY(!panel->followBox(0)->isChecked());  // the slider took the driver over
+
+  // Type 3000° into the spin box: reached: eight turns and 120°.
+  spin->setFocus();
+  spin->selectAll();
+  QTest::keyClicks(spin, "3000");
+  QTest::keyClick(spin, Qt::Key_Return);
+  waitIdle(w);
+  w.setFocus();  // the box shows frames again once it loses the focus
+  waitIdle(w);
+  QVERIFY2(std::abs(w.currentFrame().dofValues[0] - 3000 * M_PI / 180) < 1e-9,
+           qPrintable(QString::number(w.currentFrame().dofValues[0] * 180 / M_PI)));
+  QVERIFY(std::abs(w.currentFrame().coords[dof.coordIndex] - 3000 * M_PI / 180) < 1e-6);
+  QVERIFY(w.currentFrame().maxResidual() < 1e-9);
+  QVERIFY(std::abs(spin->value() - 3000) < 0.01);
+  QCOMPARE(s->value(), DofPanel::toSlider(dof, 3000 * M_PI / 180 - 8 * 2 * M_PI));
+}
+
+void TestInteraction::playFollowsTheClock() {
+  // Play at 1× runs simulated time at the wall clock's rate, even when the display is slow (here
+  // every frame shown costs the GUI 40 ms more: 25 frames a second at most): frames are dropped,
+  // time is not slowed. At 2× it runs twice as fast. The rate is taken between the first frames
+  // shown at t ≥ 0.5 s and at t ≥ 2 s: by then the frames in flight to the slow display (a few,
+  // 40 ms each) are as many at both ends, and their latency cancels.
+  MainWindow w;
+  QVERIFY(showAndOpen(w, mechanism("fourbar.json")));
+  QAction* play = findAction(&w, "Play");
+  QElapsedTimer clock;
+  std::vector<std::pair<double, double>> shown;  // (wall time s, frame t) of each frame shown
+  connect(&w, &MainWindow::frameShown, this, [&] {
+    shown.emplace_back(clock.nsecsElapsed() * 1e-9, w.currentFrame().t);
+    QThread::msleep(40);
+  });
+  for (const double speed : {1.0, 2.0}) {
+    findAction(&w, "Reset")->trigger();
+    waitIdle(w);
+    w.timeline()->speedBox()->setValue(speed);
+    const int frames0 = w.history().size();
+    shown.clear();
+    clock.start();
+    play->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t >= 2.0, 20000);
+    play->trigger();
+    waitIdle(w);
+    const int frames = w.history().size() - frames0;
+    auto first = std::find_if(shown.begin(), shown.end(), [](const auto& p) { return p.second >= 0.5; });
+    auto last = std::find_if(shown.begin(), shown.end(), [](const auto& p) { return p.second >= 2.0; });
+    QVERIFY(first != shown.end() && last != shown.end() && last->first > first->first);
+    const double rate = (last->second - first->second) / (last->first - first->first);
+    qInfo("speed %g: simulated time at %.3f × the wall clock; t = 2 s shown %.3f s after Play; %d frames recorded for %g ticks",
+          speed, rate, last->first, frames, 2.0 / (speed * SimulationController::kTick));
+    QVERIFY2(std::abs(rate / speed - 1) < 0.08, qPrintable(QString("speed %1: rate %2").arg(speed).arg(rate)));
+    // Late by no more than the display's few frames in flight (40 ms each) and the start.
+    QVERIFY2(last->first < 2.0 / speed + 0.35, qPrintable(QString::number(last->first)));
+    // Frames were dropped: fewer recorded than ticks taken.
+    QVERIFY2(frames < 0.8 * 2.0 / (speed * SimulationController::kTick), qPrintable(QString::number(frames)));
+    QVERIFY(w.currentFrame().maxResidual() < 1e-9);
+  }
+  w.disconnect(this);
+  w.timeline()->speedBox()->setValue(1.0);
 }
 
 int main(int argc, char** argv) {

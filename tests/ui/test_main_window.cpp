@@ -1,6 +1,9 @@
 // tests/ui/test_main_window.cpp — ui/main_window.cpp: opening files, the model tree, title and
 // status, load errors (the open mechanism stays), drag-and-drop, recent files, view toggles, and
-// play stopped by a driver past the mechanism's reach (the last good pose kept, the status bar says why).
+// play stopped by a driver past the mechanism's reach (the last good pose kept, the status bar says why);
+// the window within the screen with its docks and plot labels whole at 1280 × 800 (screenshot
+// window-1280x800.png looked at), the layout and view options of the last session restored (and
+// View → Default Layout), the status bar's solver state and units.
 #include <QtTest>
 
 #include <QAction>
@@ -10,6 +13,10 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QDir>
+#include <QDockWidget>
+#include <QGraphicsTextItem>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
 #include <QProgressDialog>
 #include <QScreen>
 #include <QPushButton>
@@ -18,6 +25,8 @@
 #include <QTreeWidget>
 
 #include "ui/main_window.h"
+#include "ui/plot_dock.h"
+#include "ui/timeline.h"
 #include "ui/viewport.h"
 #include "tests/ui/window_test_util.h"
 #include "tests/mesh_reader_crash.h"
@@ -81,6 +90,7 @@ class TestMainWindow : public QObject {
   void initTestCase();
   void init();
   void opensAFile();
+  void loadWarningsInTheStatusBar();
   void loadErrorKeepsTheMechanism();
   void loadErrorShowsACriticalMessageBox();
   void slowOpenCanBeCancelled();
@@ -88,6 +98,9 @@ class TestMainWindow : public QObject {
   void recentFiles();
   void viewToggles();
   void playStopsWhereTheDriversCannotReach();
+  void windowFitsTheScreen();
+  void layoutAndViewOptionsRestored();
+  void statusBarShowsSolverStateAndUnits();
 
  private:
   /// Sends w's errors to `errors`, opens the pendulum in it and shows it; false if a step fails.
@@ -148,6 +161,19 @@ void TestMainWindow::opensAFile() {
   QSignalSpy frames(&w, &MainWindow::frameShown);
   QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().serial > 0, 5000);
   QCOMPARE(w.currentFrame().model, w.model());
+}
+
+void TestMainWindow::loadWarningsInTheStatusBar() {
+  // The Panda's file pose has joint 4 outside its range (core/io/pose_limits.h): that warning is
+  // the status bar's message, every load warning its tooltip; a file without warnings clears it.
+  MainWindow w;
+  QVERIFY(w.openFile(QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/mjcf/panda.xml")));
+  const QString msg = w.statusBar()->currentMessage();
+  QVERIFY2(msg.contains("warning: joint \"panda_joint4\": the starting pose") && msg.contains("above its upper limit"),
+           qPrintable(msg));
+  QVERIFY2(w.statusBar()->toolTip().contains("panda_link4"), qPrintable(w.statusBar()->toolTip()));  // the reader's too
+  QVERIFY(w.openFile(pendulum_));
+  QVERIFY(w.statusBar()->toolTip().isEmpty());
 }
 
 void TestMainWindow::loadErrorKeepsTheMechanism() {
@@ -381,6 +407,159 @@ void TestMainWindow::playStopsWhereTheDriversCannotReach() {
   QVERIFY2(msg.startsWith(head) && msg.endsWith(kept) && msg.contains("(joint \"B\" furthest from met"),
            qPrintable(msg));
   QCOMPARE(msg, QString::fromStdString(f.stats.message));
+  QVERIFY2(errors.isEmpty(), qPrintable(errors.join("; ")));
+}
+
+/// What is squeezed below what it needs in w (empty: nothing): a visible dock's contents below
+/// their minimum size, the chart below its own minimum (QChart then elides its axis labels to
+/// "…"), a label of the docks or the status bar narrower than its text (the model counts may give
+/// way: their text is also in the Model tree and the tooltip).
+QStringList squeezed(MainWindow& w) {
+  QStringList out;
+  auto small = [](const QSize& have, const QSize& need) { return have.width() < need.width() || have.height() < need.height(); };
+  auto text = [](const QSize& s) { return QStringLiteral("%1×%2").arg(s.width()).arg(s.height()); };
+  for (QDockWidget* d : w.findChildren<QDockWidget*>()) {
+    if (!d->isVisible() || !d->widget()) continue;
+    if (small(d->widget()->size(), d->widget()->minimumSizeHint()))
+      out << QStringLiteral("dock %1: %2 < %3").arg(d->objectName(), text(d->widget()->size()), text(d->widget()->minimumSizeHint()));
+    for (QLabel* l : d->findChildren<QLabel*>())
+      if (l->isVisible() && !l->wordWrap() && !l->text().isEmpty() && l->width() < l->sizeHint().width())
+        out << QStringLiteral("label \"%1\" in %2: %3 px < %4").arg(l->text(), d->objectName()).arg(l->width()).arg(l->sizeHint().width());
+  }
+  // The chart's texts (axis labels and titles, legend) as drawn: Qt Charts elides what does not fit to "...".
+  QChartView* chart = w.plotPanel()->chartView();
+  for (QGraphicsItem* item : chart->scene()->items()) {
+    const auto* t = dynamic_cast<const QGraphicsTextItem*>(item);
+    if (t && t->isVisible() && (t->toPlainText().endsWith("...") || t->toPlainText().endsWith(QChar(0x2026))))
+      out << QStringLiteral("chart text \"%1\" (chart %2)").arg(t->toPlainText(), text(chart->size()));
+  }
+  for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+    if (l->isVisible() && l->objectName() != "stressLegend" && l->minimumWidth() != 1 && !l->text().isEmpty() &&
+        l->width() < l->sizeHint().width())
+      out << QStringLiteral("status \"%1\": %2 px < %3").arg(l->text()).arg(l->width()).arg(l->sizeHint().width());
+  return out;
+}
+
+void TestMainWindow::windowFitsTheScreen() {
+  // The window opens within the screen's available area (a session's saved geometry or not), and at
+  // 1280 × 800 (this screen's, or the window fitted into that much of it) the docks, the plot's
+  // axis labels and the status bar still have the room they need.
+  const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+  MainWindow w;
+  QStringList errors;
+  w.setErrorHandler([&errors](const QString& m) { errors << m; });
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QVERIFY(openAndWait(w, mechanism("fourbar.json")));
+  QTRY_VERIFY2(screen.contains(w.frameGeometry()),
+               qPrintable(QStringLiteral("frame %1,%2 %3×%4 outside %5×%6")
+                              .arg(w.frameGeometry().x()).arg(w.frameGeometry().y()).arg(w.frameGeometry().width())
+                              .arg(w.frameGeometry().height()).arg(screen.width()).arg(screen.height())));
+  qInfo("screen %d×%d: window %d×%d, its minimum %d×%d", screen.width(), screen.height(), w.width(), w.height(),
+        w.minimumSizeHint().width(), w.minimumSizeHint().height());
+  // A crank angle and the coupler point's x plotted while it plays for a while.
+  PlotPanel* plots = w.plotPanel();
+  for (int q = 0; q < static_cast<int>(plots->quantities().size()); ++q)
+    if (plots->quantities()[q].name == "A (rad)" || plots->quantities()[q].name == "P.x (m)") plots->setPlotted(q, true);
+  QCOMPARE(plots->plotted().size(), std::size_t(2));
+  QAction* play = findAction(&w, "Play");
+  play->trigger();
+  QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > 1.0, 20000);
+  play->trigger();
+  waitIdle(w);
+  plots->refresh();
+  // Fitted into 1280 × 800 (the screen at 1280 × 800, or its top left corner).
+  const QRect small = QRect(screen.topLeft(), QSize(1280, 800)).intersected(screen);
+  w.fitInto(small);
+  QTest::qWait(200);
+  QVERIFY2(small.contains(w.frameGeometry()), qPrintable(QStringLiteral("%1×%2 in %3×%4 (minimum %5×%6)")
+                                                             .arg(w.frameGeometry().width()).arg(w.frameGeometry().height())
+                                                             .arg(small.width()).arg(small.height())
+                                                             .arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
+  const QStringList tight = squeezed(w);
+  QVERIFY2(tight.isEmpty(), qPrintable(tight.join("; ")));
+  QVERIFY(w.grab().save(QStringLiteral(MECHSIM_SCREENSHOT_DIR "/window-1280x800.png"), "PNG"));
+  // A window larger than the screen and off its edge (a saved geometry of a larger screen) comes back.
+  w.setGeometry(QRect(screen.topLeft() + QPoint(400, 300), screen.size() + QSize(300, 200)));
+  w.fitToScreen();
+  QTRY_VERIFY(screen.contains(w.frameGeometry()));
+  QVERIFY2(errors.isEmpty(), qPrintable(errors.join("; ")));
+}
+
+void TestMainWindow::layoutAndViewOptionsRestored() {
+  // A session hides the plots, moves the time bar to the top, turns the grid off and the body frames
+  // on, resizes the window and closes it: the next session opens the same way. Default Layout brings
+  // the docks back and forgets the saved layout; the view options stay.
+  const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+  const QSize size(1100, 720);
+  {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.resize(size);
+    auto* plots = w.findChild<QDockWidget*>("plotDock");
+    auto* time = w.findChild<QDockWidget*>("timeDock");
+    QVERIFY(plots && time);
+    plots->toggleViewAction()->trigger();
+    w.addDockWidget(Qt::TopDockWidgetArea, time);
+    findAction(&w, "Show Grid")->trigger();
+    findAction(&w, "Show Body Frames")->trigger();
+    QTRY_COMPARE(w.size(), size);
+    QVERIFY(!plots->isVisible());
+    w.close();
+  }
+  MainWindow w;
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  auto* plots = w.findChild<QDockWidget*>("plotDock");
+  auto* time = w.findChild<QDockWidget*>("timeDock");
+  QTRY_COMPARE(w.size(), size);
+  QVERIFY(screen.contains(w.frameGeometry()));
+  QVERIFY(!plots->isVisible());
+  QCOMPARE(w.dockWidgetArea(time), Qt::TopDockWidgetArea);
+  QVERIFY(!w.sceneOptions().grid);
+  QVERIFY(w.sceneOptions().bodyFrames);
+  QVERIFY(!findAction(&w, "Show Grid")->isChecked());
+  // View → Default Layout.
+  QAction* reset = findAction(&w, "Default Layout");
+  QVERIFY(reset);
+  reset->trigger();
+  QTRY_VERIFY(plots->isVisible());
+  QCOMPARE(w.dockWidgetArea(time), Qt::BottomDockWidgetArea);
+  QVERIFY(screen.contains(w.frameGeometry()));
+  QVERIFY(!QSettings().contains("window/state"));
+  QVERIFY(!w.sceneOptions().grid);  // view options are not layout
+}
+
+void TestMainWindow::statusBarShowsSolverStateAndUnits() {
+  // The four-bar, written in metres and degrees: "Units: m, deg"; its frames are solved by the kinematics and
+  // converge; in dynamic mode the label names the dynamics and its step.
+  MainWindow w;
+  QStringList errors;
+  w.setErrorHandler([&errors](const QString& m) { errors << m; });
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QVERIFY(openAndWait(w, mechanism("fourbar.json")));
+  QCOMPARE(w.unitsLabel()->text(), QStringLiteral("Units: m, deg"));
+  QVERIFY(w.unitsLabel()->isVisible());
+  QLabel* state = w.solverStateLabel();
+  QVERIFY2(state->text().startsWith("Kinematics: converged · residual "), qPrintable(state->text()));
+  QVERIFY2(state->text().section("residual ", 1).toDouble() < 1e-9, qPrintable(state->text()));
+  QVERIFY(state->isVisible());
+  // Dynamic mode (D): the dynamics and its step h.
+  findAction(&w, "Dynamic mode")->trigger();
+  QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().dynamic, 10000);
+  findAction(&w, "Step")->trigger();
+  waitIdle(w);
+  const double h = 1e3 * w.model()->dynamics.timestep;
+  QVERIFY2(state->text().startsWith(QStringLiteral("Dynamics: step h = %1 ms").arg(h, 0, 'g', 3)), qPrintable(state->text()));
+  findAction(&w, "Dynamic mode")->trigger();
+  QTRY_VERIFY_WITH_TIMEOUT(!w.currentFrame().dynamic, 10000);
+  waitIdle(w);
+  QVERIFY2(state->text().startsWith("Kinematics"), qPrintable(state->text()));
+  // A file in millimetres.
+  QVERIFY(openAndWait(w, QStringLiteral(MECHSIM_SOURCE_DIR "/tests/data/good/slider_crank_unreachable.json")));
+  QCOMPARE(w.unitsLabel()->text(), QStringLiteral("Units: mm, deg"));
   QVERIFY2(errors.isEmpty(), qPrintable(errors.join("; ")));
 }
 
