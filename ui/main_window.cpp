@@ -39,6 +39,7 @@
 #include <QUndoStack>
 
 #include "core/deform/solver.h"
+#include "core/io/import/import.h"
 #include "core/io/load.h"
 #include "core/io/pose_limits.h"
 #include "core/io/read_cancel.h"
@@ -63,6 +64,7 @@ namespace mechsim::ui {
 namespace {
 const char* kRecentKey = "recentFiles";
 const char* kLastDirKey = "lastDirectory";
+const char* kFloatingBaseKey = "import/floatingBase";
 /// Points kept in the trail of the chosen point.
 constexpr size_t kTrailPoints = 600;
 
@@ -275,6 +277,17 @@ void MainWindow::buildMenus() {
   connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::refreshRecentMenu);
   reloadAction_ = file->addAction(tr("Re&load"), this, &MainWindow::reload);
   reloadAction_->setShortcut(QKeySequence(Qt::Key_F5));
+  // A URDF's root link is bolted to the world, as ROS tools take it, unless this is checked: then
+  // it floats free (a legged robot, a humanoid; `mechsim-cli … --floating-base`). Kept across
+  // sessions; toggling it opens the current URDF again. Other formats say in the file what floats.
+  floatingBaseAction_ = file->addAction(tr("URDF Root &Floats"));
+  floatingBaseAction_->setCheckable(true);
+  floatingBaseAction_->setChecked(QSettings().value(kFloatingBaseKey, false).toBool());
+  floatingBaseAction_->setToolTip(tr("Open URDF files with their root link free (6 DOF) instead of fixed to the world"));
+  connect(floatingBaseAction_, &QAction::toggled, this, [this](bool on) {
+    QSettings().setValue(kFloatingBaseKey, on);
+    if (!currentFile_.isEmpty() && io::importFormatOf(currentFile_.toStdString()) == io::ImportFormat::Urdf) reload();
+  });
   saveAsAction_ = file->addAction(tr("Save &As…"), this, &MainWindow::saveAsDialog);
   saveAsAction_->setShortcut(QKeySequence::SaveAs);
   QAction* exp = file->addAction(tr("&Export Trajectory…"), this, &MainWindow::exportDialog);
@@ -565,10 +578,13 @@ bool MainWindow::openFile(const QString& path) {
     QString error;
   };
   const auto load = std::make_shared<Load>();
-  QThread* worker = QThread::create([load, path] {
+  io::ImportOptions import;  // File → URDF Root Floats, for URDF files only
+  import.floatingBase = floatingBaseAction_ && floatingBaseAction_->isChecked() &&
+                        io::importFormatOf(path.toStdString()) == io::ImportFormat::Urdf;
+  QThread* worker = QThread::create([load, path, import] {
     io::ReadCancelScope scope(load->cancel);
     try {
-      auto s = std::make_shared<MechanismSpec>(io::readMechanismFile(path.toStdString()));
+      auto s = std::make_shared<MechanismSpec>(io::readMechanismFile(path.toStdString(), import));
       load->model = std::make_shared<const Model>(io::compileSpec(*s));
       load->readerWarnings = s->warnings.size();
       io::addPoseLimitWarnings(*s, *load->model);  // a starting pose outside a joint's limits

@@ -324,6 +324,7 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
   QAction* reloadAction_ = nullptr;
+  QAction* floatingBaseAction_ = nullptr;  // File → URDF Root Floats: ImportOptions::floatingBase
   QAction* saveAsAction_ = nullptr;
   QAction* exportDeformAction_ = nullptr;  // File → Export Deformables (VTK): parts present only
   QAction* playAction_ = nullptr;

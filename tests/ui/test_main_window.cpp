@@ -91,6 +91,7 @@ class TestMainWindow : public QObject {
   void init();
   void opensAFile();
   void loadWarningsInTheStatusBar();
+  void urdfRootFloats();
   void loadErrorKeepsTheMechanism();
   void loadErrorShowsACriticalMessageBox();
   void slowOpenCanBeCancelled();
@@ -174,6 +175,42 @@ void TestMainWindow::loadWarningsInTheStatusBar() {
   QVERIFY2(w.statusBar()->toolTip().contains("panda_link4"), qPrintable(w.statusBar()->toolTip()));  // the reader's too
   QVERIFY(w.openFile(pendulum_));
   QVERIFY(w.statusBar()->toolTip().isEmpty());
+}
+
+void TestMainWindow::urdfRootFloats() {
+  // File → URDF Root Floats (issue 46, item 2): the KUKA iiwa's root is fixed (7 DOF of joints,
+  // its base not a coordinate); checked, the URDF is opened again with its root free, 7 more
+  // coordinates (a free body) and nothing fixed; a native file is not affected; the choice is
+  // kept for the next session.
+  auto fixedBodies = [](const Model& m) {
+    int n = 0;
+    for (const Body& b : m.bodies) n += b.qIndex < 0;
+    return n;
+  };
+  const QString kuka = QStringLiteral(MECHSIM_SOURCE_DIR "/tests/data/import/real/kuka_iiwa.urdf");
+  QStringList errors;
+  {
+    MainWindow w;
+    w.setErrorHandler([&errors](const QString& m) { errors << m; });
+    QAction* floats = findAction(&w, "URDF Root Floats");
+    QVERIFY(floats && floats->isCheckable());
+    floats->setChecked(false);
+    QVERIFY(w.openFile(kuka));
+    const int nq = w.model()->nq, fixed = fixedBodies(*w.model());
+    QVERIFY(fixed >= 1);
+    floats->setChecked(true);  // opens the URDF again
+    QTRY_VERIFY(w.model()->nq == nq + 7);
+    QCOMPARE(fixedBodies(*w.model()), fixed - 1);
+    QVERIFY(w.openFile(pendulum_));  // a native file reads as it is
+    QVERIFY(errors.isEmpty());
+  }
+  {
+    MainWindow next;
+    QAction* floats = findAction(&next, "URDF Root Floats");
+    QVERIFY(floats->isChecked());
+    floats->setChecked(false);
+  }
+  QVERIFY2(errors.isEmpty(), qPrintable(errors.join("\n")));
 }
 
 void TestMainWindow::loadErrorKeepsTheMechanism() {
