@@ -458,6 +458,12 @@ void SimulationController::setDynamic(bool on) {
   std::snprintf(buf, sizeof buf, "Dynamic mode: gravity (%g, %g, %g) m/s², time step %g s", g.x(), g.y(), g.z(),
                 data_->dynamics->timestep());
   modeMessage_ = buf;
+  // A coordinate that started beyond a joint limit was moved onto it before the first step
+  // (DynamicsStepper::initialize): say so, the first of them in full.
+  const std::vector<std::string>& notices = data_->dynamics->stats().notices;
+  if (!notices.empty())
+    modeMessage_ += " · " + (notices.size() == 1 ? std::string("1 joint was") : std::to_string(notices.size()) + " joints were") +
+                    " beyond a limit: " + notices.front();
   publish(true);
 }
 

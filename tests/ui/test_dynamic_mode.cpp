@@ -40,6 +40,7 @@ class TestDynamicMode : public QObject {
   void initTestCase();
   void pendulumInDynamicMode();
   void fileWithoutDynamicsSectionUsesTheDefaults();
+  void poseBeyondALimitIsMovedAndSaid();
   void failedStepIsReportedAndTheLastGoodStateKept();
 };
 
@@ -225,6 +226,20 @@ void TestDynamicMode::fileWithoutDynamicsSectionUsesTheDefaults() {
   const int c = m.joints[drv.joint].firstCoord + drv.coordinate;
   QVERIFY2(std::abs(std::remainder(f.coords[c] - drv.value(f.t), 2 * M_PI)) < 1e-6, qPrintable(QString("%1 vs %2").arg(f.coords[c]).arg(drv.value(f.t))));
   QVERIFY2(f.maxResidual() < 1e-8, qPrintable(QString::number(f.maxResidual())));
+}
+
+void TestDynamicMode::poseBeyondALimitIsMovedAndSaid() {
+  // The Panda's file pose has joint 4 at 0, beyond its upper limit −0.0698 rad: entering dynamic
+  // mode moves it onto the limit before the first step (core/dynamics), and the status bar says so.
+  MainWindow w;
+  QVERIFY(showAndOpen(w, mechanism("mjcf/panda.xml")));
+  QTest::keyClick(w.viewport(), Qt::Key_D);
+  QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().dynamic, 10000);
+  waitIdle(w);
+  const QString msg = w.statusBar()->currentMessage();
+  QVERIFY2(msg.startsWith("Dynamic mode") && msg.contains("1 joint was beyond a limit") && msg.contains("panda_joint4") &&
+               msg.contains("moved onto the limit"),
+           qPrintable(msg));
 }
 
 void TestDynamicMode::failedStepIsReportedAndTheLastGoodStateKept() {
