@@ -83,7 +83,7 @@ const char* commandUsage(const std::string& command) {
       {"deform",
        "mechsim-cli deform FILE --t-end T --dt H --out OUT.csv [--method newton|vbd|jacobi|jgs2-jacobi|jgs2-gs] "
        "[--step-control none|line-search|subspace] [--modes 64..1024] [--backend auto|cpu|cuda] "
-       "[--vtk DIR [--vtk-every N]] [--cache DIR|off]"},
+       "[--vtk DIR [--vtk-every N]] [--cache DIR|off] [--floating-base]"},
       {"bench", "mechsim-cli bench kinematics|dynamics|anm|deform|contact|startup|scale|study [--csv] [--quick] [--gpu] [--large[=98k|1m|strap]] [--modes[=12k|98k|1m]] [--write=DIR]   (--quick: deform, "
                 "contact and scale only, a shorter run; --gpu: deform only, the CUDA backend against its CPU twin; --large: "
                 "deform only, the 98k- and 1M-tet cases alone, or one of them; =strap: the 123k-tet thin strap, "
