@@ -216,6 +216,35 @@ class TestImportFormats : public QObject {
     }
   }
 
+  /// MJCF colours as MuJoCo takes them: a geom's material colour (own or its class's) unless the
+  /// geom's rgba differs from the default 0.5 0.5 0.5 1; an unknown material is a warning.
+  void mjcfMaterialColours() {
+    const std::string text =
+        "<mujoco><default><default class=\"shiny\"><geom material=\"blue\"/></default></default>\n"
+        "<asset><material name=\"red\" rgba=\"1 0 0 1\"/><material name=\"blue\" rgba=\"0 0 1 1\"/>"
+        "<material name=\"plain\"/></asset>\n"
+        "<worldbody><body name=\"b\"><freejoint/>\n"
+        "<geom name=\"a\" type=\"sphere\" size=\"0.1\" material=\"red\"/>\n"
+        "<geom name=\"b\" type=\"sphere\" size=\"0.1\" material=\"red\" rgba=\"0 1 0 1\"/>\n"
+        "<geom name=\"c\" type=\"sphere\" size=\"0.1\" class=\"shiny\"/>\n"
+        "<geom name=\"d\" type=\"sphere\" size=\"0.1\" material=\"plain\" rgba=\"0.5 0.5 0.5 1\"/>\n"
+        "<geom name=\"e\" type=\"sphere\" size=\"0.1\" material=\"nosuch\"/>\n"
+        "</body></worldbody></mujoco>";
+    const MechanismSpec s = parseMjcf(text, "colours.xml", ".");
+    std::vector<std::string> colours;
+    for (const ShapeSpec& sh : body(s, "b").shapes) colours.push_back(sh.color);
+    for (const ShapeSpec& sh : body(s, "b").visuals) colours.push_back(sh.color);
+    QCOMPARE(int(colours.size()), 5);
+    QCOMPARE(colours[0], std::string("#ff0000"));
+    QCOMPARE(colours[1], std::string("#00ff00"));
+    QCOMPARE(colours[2], std::string("#0000ff"));
+    QCOMPARE(colours[3], std::string("#ffffff"));
+    QCOMPARE(colours[4], std::string(""));
+    bool warned = false;
+    for (const std::string& w : s.warnings) warned = warned || w.find("colours.xml:8:1: warning: unknown material \"nosuch\"") == 0;
+    QVERIFY(warned);
+  }
+
   /// <loop_joint>: frame = <origin> in the parent link; axes in that frame.
   void urdfLoopJoint() {
     const std::string text = kUrdfLoop;

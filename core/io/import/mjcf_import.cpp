@@ -159,6 +159,7 @@ class MjcfImporter {
     std::shared_ptr<const MeshData> data;  // vertex= in the XML: the mesh itself, in metres
   };
   std::map<std::string, MeshAsset> meshAssets_;
+  std::map<std::string, std::vector<double>> materialRgba_;  // <asset><material name rgba>
   struct ModelAsset {
     std::string file, name;  // name: its own, else the model's (read when first attached)
     const XMLElement* where = nullptr;
@@ -250,6 +251,13 @@ class MjcfImporter {
       if (vertex) asset.data = inlineMesh(m, asset.scale);
       if (meshAssets_.count(name)) xml_.failAttr(m, "name", "duplicate mesh asset \"" + name + "\"");
       meshAssets_[name] = asset;
+    }
+    // Materials: their colour (rgba, default white); textures, reflectance and the rest of the
+    // look are not drawn.
+    for (const XMLElement* m : children(a, "material")) {
+      const std::string name = xml_.reqAttr(m, "name", "the material's name");
+      const std::string cls = m->Attribute("class") ? m->Attribute("class") : "main";
+      materialRgba_[name] = nums(m, "rgba", cls, 4, 4).value_or(std::vector<double>{1, 1, 1, 1});
     }
     for (const XMLElement* m : children(a, "model")) {
       ModelAsset asset;
@@ -780,8 +788,17 @@ class MjcfImporter {
     p = imp::compose(place.frame, p);
     s.position = p.position;
     s.orientation = p.orientation;
-    if (const auto rgba = nums(e, "rgba", cls, 4, 4); rgba && s.color.empty())
-      s.color = imp::colorHex((*rgba)[0], (*rgba)[1], (*rgba)[2]);
+    // Colour, as MuJoCo takes it: the geom's rgba when it differs from the default 0.5 0.5 0.5 1,
+    // else its material's (own or from its class), else the rgba.
+    const auto rgba = nums(e, "rgba", cls, 4, 4);
+    const bool defaultRgba = !rgba || *rgba == std::vector<double>{0.5, 0.5, 0.5, 1};
+    const char* material = attr(e, "material", cls);
+    if (s.color.empty() && material && defaultRgba) {
+      const auto it = materialRgba_.find(material);
+      if (it != materialRgba_.end()) s.color = imp::colorHex(it->second[0], it->second[1], it->second[2]);
+      else warn(e, "unknown material \"" + std::string(material) + "\" (no <asset><material> of that name); drawn in the default colour");
+    }
+    if (rgba && s.color.empty()) s.color = imp::colorHex((*rgba)[0], (*rgba)[1], (*rgba)[2]);
     // friction="slide [torsion [roll]]": the sliding coefficient is the shape's μ (the torsional and
     // rolling lengths are the contact section's, one for the file).
     if (const auto mu = nums(e, "friction", cls, 1, 3); mu && (*mu)[0] >= 0) s.friction = (*mu)[0];
