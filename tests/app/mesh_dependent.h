@@ -21,8 +21,15 @@ inline QSet<QString> meshDependentCases() {
   return names;
 }
 
-/// The tolerance of a column of a mesh-dependent run: relative 1e-2 (of 1 + |b|), iteration
-/// counts unchecked.
-inline double meshDependentTolerance(const QByteArray& column) { return column == "iterations" ? HUGE_VAL : 1e-2; }
+/// The tolerance of a column of a mesh-dependent run, of 1 + |b| (so about absolute for these
+/// small values): the centroid 1e-3 m (meshes of three CPUs differed by up to 1.1e-4 m, while the
+/// finger's tip sinks 1e-2 m in the run), the largest speed 2e-2 m/s (differed by 6.4e-3 of 0.58),
+/// the rest 1e-2; iteration counts unchecked.
+inline double meshDependentTolerance(const QByteArray& column) {
+  if (column == "iterations") return HUGE_VAL;
+  if (column.startsWith("centroid")) return 1e-3;
+  if (column == "max_speed") return 2e-2;
+  return 1e-2;
+}
 
 }  // namespace mechsim::test
