@@ -47,6 +47,7 @@
 #include "core/io/import/import_common.h"
 #include "core/io/import/resources.h"
 #include "core/io/import/xml_file.h"
+#include "core/io/name_index.h"
 #include "core/io/read_file.h"
 #include "core/io/tetmesh_io.h"
 #include "core/mesh_normals.h"
@@ -159,6 +160,7 @@ class MjcfImporter {
     std::shared_ptr<const MeshData> data;  // vertex= in the XML: the mesh itself, in metres
   };
   std::map<std::string, MeshAsset> meshAssets_;
+  NameIndex jointNames_;  // spec_.joints by name (addJoint)
   std::map<std::string, std::vector<double>> materialRgba_;  // <asset><material name rgba>
   struct ModelAsset {
     std::string file, name;  // name: its own, else the model's (read when first attached)
@@ -580,16 +582,7 @@ class MjcfImporter {
     // Joint chain parent → (intermediates) → body.
     if (!free) {
       if (joints.empty()) {
-        if (parent != "world") {
-          JointSpec j;
-          j.name = b.name + ".fixed";
-          j.type = JointType::Fixed;
-          j.body1 = parent;
-          j.body2 = b.name;
-          j.point = pose.position;
-          treeJoints_.insert(j.name);
-          addJoint(std::move(j), e);
-        }
+        if (parent != "world") weld(parent, b.name, pose.position, e);
       } else {
         std::string prev = parent;
         for (std::size_t k = 0; k < joints.size(); ++k) {
@@ -677,9 +670,23 @@ class MjcfImporter {
                    "] is read in degrees (MJCF's default unit); if these are radians add <compiler angle=\"radian\"/>");
   }
 
+  /// A fixed joint "BODY.fixed" from `parent` to `body` at `point` (a body without joints inside
+  /// a moving one; an attached root that was fixed to its own world).
+  void weld(const std::string& parent, const std::string& body, const Vec3& point, const XMLElement* e) {
+    JointSpec j;
+    j.name = body + ".fixed";
+    j.type = JointType::Fixed;
+    j.body1 = parent;
+    j.body2 = body;
+    j.point = point;
+    treeJoints_.insert(j.name);
+    addJoint(std::move(j), e);
+  }
+
   void addJoint(JointSpec j, const XMLElement* e) {
-    for (const JointSpec& o : spec_.joints)
-      if (o.name == j.name) xml_.failAttr(e, "name", "duplicate joint name \"" + j.name + "\"");
+    // Hashed (name_index.h): <replicate> can make 10^5 joints, and a pass over the earlier ones
+    // for each was quadratic.
+    if (jointNames_.find(spec_.joints, j.name)) xml_.failAttr(e, "name", "duplicate joint name \"" + j.name + "\"");
     const std::string path = "joints[" + std::to_string(spec_.joints.size()) + "]";
     spec_.locations[path] = xml_.loc(e);
     for (const char* k : {"pos", "axis", "range"}) {
@@ -949,22 +956,13 @@ class MjcfImporter {
         if (freeRoot && parent != "world")
           xml_.fail(e, "attached body \"" + root + "\" has a free joint, which is allowed only in a top-level body: attach it in <worldbody>");
       }
-      const bool weld = isRoot && b.fixed && parent != "world";
-      if (weld) b.fixed = false;
+      const bool welded = isRoot && b.fixed && parent != "world";
+      if (welded) b.fixed = false;
       addBody(b, e);
       if (isRoot) treeParent_[b.name] = parent;
       else if (auto o = m.owner_.find(bodies[i].name); o != m.owner_.end()) owner_[b.name] = renamed(o->second);
       else treeParent_[b.name] = renamed(m.treeParent_.at(bodies[i].name));
-      if (weld) {  // welded to the world in the model, to the enclosing body here
-        JointSpec j;
-        j.name = b.name + ".fixed";
-        j.type = JointType::Fixed;
-        j.body1 = parent;
-        j.body2 = b.name;
-        j.point = b.position;
-        treeJoints_.insert(j.name);
-        addJoint(std::move(j), e);
-      }
+      if (welded) weld(parent, b.name, b.position, e);  // welded to the world in the model, to the enclosing body here
     }
 
     // Joints of the subtree (tree joints, and loops between its bodies).
