@@ -28,12 +28,11 @@ double estimateMu(const SpMat& N, const VecX& D, double relativeZero) {
 double estimateMuByInertia(const SpMat& N, const VecX& D, double relativeZero) {
   const Eigen::Index n = N.rows();
   if (n == 0) return 0;
-  // N̂ = D^{-½} N D^{-½}, with every diagonal entry stored (the shifts land there).
+  // N̂ = D^{-½} N D^{-½}, symmetrised, with every diagonal entry stored (the shifts land there;
+  // as RileySolver::analyse stores them).
   const VecX d = D.cwiseSqrt().cwiseInverse();
   SpMat Nh = d.asDiagonal() * N * d.asDiagonal();
-  SpMat I(n, n);
-  I.setIdentity();
-  Nh = (0.5 * (Nh + SpMat(Nh.transpose())) + 0.0 * I).pruned(0.0, 0.0);
+  Nh = 0.5 * (Nh + SpMat(Nh.transpose()));
   for (Eigen::Index i = 0; i < n; ++i) Nh.coeffRef(i, i) += 0.0;
   Nh.makeCompressed();
   // λ_max: from below by 40 power iterations (for σ₀, as the dense route scales its threshold by

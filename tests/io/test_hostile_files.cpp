@@ -55,21 +55,17 @@ std::string errorOf(const std::function<void()>& f) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-/// This process's peak resident set since the last resetPeak(), in MiB.
-double peakMiB() {
+/// The field `key` ("VmHWM:", "VmRSS:") of /proc/self/status, in MiB; −1 when absent.
+double statusMiB(const std::string& key) {
   std::ifstream in("/proc/self/status");
   std::string line;
   while (std::getline(in, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024;
+    if (line.rfind(key, 0) == 0) return std::stod(line.substr(key.size())) / 1024;
   return -1;
 }
-double currentMiB() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024;
-  return -1;
-}
+/// This process's peak resident set since the last resetPeak(), and its resident set now, in MiB.
+double peakMiB() { return statusMiB("VmHWM:"); }
+double currentMiB() { return statusMiB("VmRSS:"); }
 /// Sets the peak resident set back to the current one (Linux ≥ 4.0).
 bool resetPeak() {
   std::ofstream out("/proc/self/clear_refs");
