@@ -34,7 +34,14 @@
 //                     rows' part of Δ becomes velocity (RATTLE's secant), the limit rows' part
 //                     (a coordinate lifted back onto its bound) stays a position correction
 //   6. forces, free velocity and impulses again at q_{n+1} (the closing half kick: ν_{n+1} satisfies
-//                     the velocity constraints at q_{n+1} exactly)
+//                     the velocity constraints at q_{n+1} exactly). The gyroscopic torque −ω × Iω
+//                     is taken at the predicted twist ν̂ = 2 ν_{n+½} − ν_n (= ν_{n+1} + O(h²)), not
+//                     at ν_{n+½}: with a velocity-dependent force f(q, ν) the closing kick
+//                     ν_{n+1} = ν_{n+½} + ½h M⁻¹ f(q_{n+1}, ν_{n+½}) misses ¼h² M⁻¹ f_ν M⁻¹ f of the
+//                     Taylor expansion and the step is only first order (measured on the heavy
+//                     symmetric top, tests/core/test_dynamics_physics.cpp: the axis error halved,
+//                     not quartered, with h). Dampers and servo gains keep ν_{n+½}: extrapolating
+//                     them would halve their explicit stability limit (h c / m < 2 instead of 4).
 // Energy behaviour (measured in tests/core/test_dynamics.cpp and by `bench dynamics`): the scheme
 // is second order; on conservative systems the total energy oscillates by O(h²) about its initial
 // value with no secular drift (the velocity-level impulses are M-orthogonal projections, which never
@@ -168,8 +175,8 @@ class DynamicsStepper {
 
   // ---- stages (public for tests and per-stage timing) ----
   /// Applied forces and torques per moving body (6 per body: force at the com, torque), at d.t,
-  /// for positions d.q and the twist `nu`.
-  void appliedForces(const Data& d, const VecX& nu, VecX& f) const;
+  /// for positions d.q and the twist `nu` (the gyroscopic torques at `gyroscopicTwist` when given).
+  void appliedForces(const Data& d, const VecX& nu, VecX& f, const VecX* gyroscopicTwist = nullptr) const;
   /// Bilateral impulses at d.q (time tPhi for the driver rates): replaces nu by the constrained
   /// twist and returns the impulses (one per constraint row). Needs prepareConstraints(d).
   VecX constraintImpulses(const Data& d, double tPhi, VecX& nu);

@@ -71,12 +71,13 @@ void addPointForce(int mv, const Vec3& arm, const Vec3& F, VecX& f) {
 
 }  // namespace
 
-void DynamicsStepper::appliedForces(const Data& d, const VecX& nu, VecX& f) const {
+void DynamicsStepper::appliedForces(const Data& d, const VecX& nu, VecX& f, const VecX* gyroscopicTwist) const {
   f = VecX::Zero(6 * m_.nMoving);
   // Gravity and gyroscopic torques.
+  const VecX& nuGyro = gyroscopicTwist ? *gyroscopicTwist : nu;
   for (size_t k = 0; k < bi_.size(); ++k) {
     f.segment<3>(6 * k) += bi_[k].mass * m_.gravity;
-    const Vec3 w = nu.segment<3>(6 * k + 3);
+    const Vec3 w = nuGyro.segment<3>(6 * k + 3);
     f.segment<3>(6 * k + 3) -= w.cross(bi_[k].inertia * w);
   }
   // Point-to-point springs and dampers.

@@ -821,7 +821,9 @@ bool DynamicsStepper::step(Data& d, double h) {
   dyn::twistToQdot(m_, d.q, bi_, nu_, d.qd);
   updateJointCoordinates(m_, d);
   if (!prepareConstraints(d)) return fail(stats_.message);
-  appliedForces(d, nu_, f);
+  // The gyroscopic torques at the predicted ν̂ = 2 ν_{n+½} − ν_n (second order; dynamics.h, stage 6).
+  const VecX nuPredicted = 2.0 * nu_ - nuSave;
+  appliedForces(d, nu_, f, &nuPredicted);
   if (!f.allFinite()) return fail("non-finite applied forces (a motor's effort expression?)");
   dyn::applyInverseMass(bi_, f, dv);
   nu_ += 0.5 * h * dv;
