@@ -1,5 +1,5 @@
-// app/main_gui.cpp — `mechsim [FILE] [--screenshot OUT.png] [--size WxH] [--benchmark-drag] [--benchmark-edit]`: the GUI
-// (FORMAT.md §2).
+// app/main_gui.cpp — `mechsim [FILE] [--screenshot OUT.png] [--size WxH] [--benchmark-drag] [--benchmark-edit]
+// [--record OUT.mp4 --t-end T [--fps F] [--dynamic]]`: the GUI (FORMAT.md §2, §4).
 //
 // --benchmark-drag shows the window, grabs the file's first handle (or, without handles, the
 // surface vertex of its first deformable part nearest the part's centroid — a soft handle drag —
@@ -10,6 +10,8 @@
 // per second) and `solve_ms_per_frame M` (mean wall time of the DragSolver's update per frame;
 // 0 for a deformable part's drag, whose time is the part's implicit-Euler step).
 // --benchmark-edit times edits from the request to the re-solved frame on screen (app/benchmark_edit.h).
+// --benchmark-dynamic plays the file in dynamic mode at speed 1× for a few seconds and prints its
+// real-time factor (app/benchmark_dynamic.h).
 //
 // Without FILE it opens the default mechanism, mechanisms/fourbar.json of the source tree (or
 // next to the executable when installed). With --screenshot it shows the window, waits for the
@@ -18,6 +20,14 @@
 // or the image cannot be written. --size is the size of the 3-D view (the window grows around it;
 // interactively, only within the screen's available area).
 //
+// With --record OUT --t-end T it opens FILE as for a screenshot, then records the mechanism from
+// the file's start (t = 0) to T, frame k at t = k/F (--fps F, default 30: round(T·F) frames,
+// whatever the time each takes), rendered offscreen at --size and written to OUT — an H.264 MP4
+// for OUT.mp4, PNG images for a folder (OUT/ or an existing one: frame_0000.png, …) or a
+// pattern such as shots/%04d.png (ui/video_recorder.h). The drivers play the mechanism
+// (kinematics) unless --dynamic runs its forward dynamics. OUT is written under a temporary name
+// and renamed at the end: an error leaves nothing and exits 1 with `OUT: error: why` on stderr.
+//
 // OpenGL: the viewport needs a 3.3 core context, requested with QSurfaceFormat::setDefaultFormat
 // before QApplication exists. Mesa (llvmpipe under Xvfb included) grants it directly through
 // GLX_ARB_create_context_profile; on a driver that only offers a 2.1 / compatibility context,
@@ -25,6 +35,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/benchmark_dynamic.h"
 #include "app/benchmark_edit.h"
 
 #include <QApplication>
@@ -45,6 +56,7 @@
 #include "ui/drag_handler.h"
 #include "ui/main_window.h"
 #include "scene/picking.h"
+#include "ui/video_recorder.h"
 #include "ui/viewport.h"
 
 #ifndef MECHSIM_VERSION
@@ -184,11 +196,21 @@ int benchmarkDrag(mechsim::ui::MainWindow& window, double seconds) {
 /// The command line; shared by the --help/--version path and the GUI path.
 struct Options {
   QCommandLineOption screenshot{"screenshot", "Render the first frame to OUT.png and exit.", "OUT.png"};
-  QCommandLineOption size{"size", "Size of the 3-D view (and of the screenshot), e.g. 1280x800.", "WxH", "1024x720"};
+  QCommandLineOption size{"size", "Size of the 3-D view (and of the screenshot or the recording), e.g. 1280x800.", "WxH", "1024x720"};
   QCommandLineOption benchmarkDrag{"benchmark-drag",
                                    "Drag the first handle (else a deformable part, else the last body) for a few seconds; print fps and solve time."};
   QCommandLineOption benchmarkEdit{"benchmark-edit",
                                    "Edit the first body's mass, the first joint's point and the first parameter 20 times each; print the time to the re-solved frame on screen."};
+  QCommandLineOption benchmarkDynamic{"benchmark-dynamic",
+                                      "Play the mechanism in dynamic mode at speed 1x for 5 s; print the real-time factor and fps."};
+  QCommandLineOption record{"record",
+                            "Record the mechanism from t = 0 to --t-end and exit: OUT.mp4 is an H.264 video; a folder "
+                            "(OUT/) or a pattern such as frames/%04d.png gets PNG images. Frames of --size, one per "
+                            "1/fps of simulated time.",
+                            "OUT"};
+  QCommandLineOption tEnd{"t-end", "With --record: the simulated time to record, in seconds.", "T"};
+  QCommandLineOption fps{"fps", "With --record: frames per simulated second, 1 to 240 (default 30).", "F", "30"};
+  QCommandLineOption dynamic{"dynamic", "With --record: run the forward dynamics (dynamic mode) instead of the drivers."};
   void addTo(QCommandLineParser& parser) {
     parser.setApplicationDescription("mechsim — mechanism simulator (GUI).");
     parser.addHelpOption();
@@ -198,6 +220,11 @@ struct Options {
     parser.addOption(size);
     parser.addOption(benchmarkDrag);
     parser.addOption(benchmarkEdit);
+    parser.addOption(benchmarkDynamic);
+    parser.addOption(record);
+    parser.addOption(tEnd);
+    parser.addOption(fps);
+    parser.addOption(dynamic);
   }
 };
 
@@ -251,7 +278,35 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mechsim: error: expected at most one FILE\n");
     return 1;
   }
-  const bool shot = parser.isSet(screenshot);
+  // --record: its time, rate and size, checked before anything opens.
+  const bool recording = parser.isSet(opt.record);
+  mechsim::ui::RecordRequest record;
+  if (recording) {
+    bool okT = false, okF = false;
+    record.path = parser.value(opt.record);
+    record.duration = parser.value(opt.tEnd).toDouble(&okT);
+    record.fps = parser.value(opt.fps).toDouble(&okF);
+    record.size = windowSize;
+    record.source = parser.isSet(opt.dynamic) ? mechsim::ui::RecordSource::DynamicRun : mechsim::ui::RecordSource::Playback;
+    if (!parser.isSet(opt.tEnd) || !okT || !(record.duration > 0)) {
+      std::fprintf(stderr, "mechsim: error: --record needs --t-end T, a time in seconds > 0 (got '%s')\n",
+                   qPrintable(parser.value(opt.tEnd)));
+      return 1;
+    }
+    if (!okF || record.framesFor(record.duration) < 0) {
+      std::fprintf(stderr, "mechsim: error: --fps expects a frame rate from 1 to 240 and at most %ld frames in all (got '%s')\n",
+                   mechsim::ui::RecordRequest::kMaxFrames, qPrintable(parser.value(opt.fps)));
+      return 1;
+    }
+    if (parser.isSet(screenshot)) {
+      std::fprintf(stderr, "mechsim: error: --record and --screenshot do not go together\n");
+      return 1;
+    }
+  } else if (parser.isSet(opt.tEnd) || parser.isSet(opt.fps) || parser.isSet(opt.dynamic)) {
+    std::fprintf(stderr, "mechsim: error: --t-end, --fps and --dynamic go with --record\n");
+    return 1;
+  }
+  const bool shot = parser.isSet(screenshot) || recording;
   const QString file = args.isEmpty() ? defaultMechanism() : args.first();
 
   mechsim::ui::MainWindow window;
@@ -259,7 +314,7 @@ int main(int argc, char** argv) {
   // the dock and the status bar take. The screenshot and the benchmarks always size their view
   // (1024 × 720 by default) and keep it, on the screen or not; an interactive window has the size
   // and place of the last session (or its default) within the screen, and --size only when given.
-  const bool sized = shot || parser.isSet(opt.benchmarkDrag) || parser.isSet(opt.benchmarkEdit);
+  const bool sized = shot || parser.isSet(opt.benchmarkDrag) || parser.isSet(opt.benchmarkEdit) || parser.isSet(opt.benchmarkDynamic);
   if (sized || parser.isSet(size)) {
     window.resize(windowSize);
     if (QLayout* layout = window.layout()) layout->activate();
@@ -279,6 +334,12 @@ int main(int argc, char** argv) {
     if (file.isEmpty() || !window.openFile(file)) return 1;
     window.show();
     return benchmarkDrag(window, 4.0);
+  }
+  if (parser.isSet(opt.benchmarkDynamic)) {
+    window.setErrorHandler([](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
+    if (file.isEmpty() || !window.openFile(file)) return 1;
+    window.show();
+    return mechsim::ui::benchmarkDynamic(window, 5.0);
   }
   if (parser.isSet(opt.benchmarkEdit)) {
     window.setErrorHandler([](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
@@ -310,6 +371,25 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mechsim: error: %s\n",
                  qPrintable(view->glInfo().error.isEmpty() ? QStringLiteral("no OpenGL context") : view->glInfo().error));
     return 1;
+  }
+  if (recording) {
+    // The file's start at t = 0, the view's camera and display options (ui/video_recorder.h).
+    mechsim::ui::RecordInput input;
+    input.model = window.model();
+    input.spec = window.spec();
+    input.options = window.sceneOptions();
+    QString error;
+    long frames = 0;
+    const bool ok = mechsim::ui::recordVideo(*view, record, input, [](long, long, const QString&) {
+      QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+      return true;
+    }, &error, &frames);
+    if (!ok) {
+      std::fprintf(stderr, "%s\n", qPrintable(error.isEmpty() ? QStringLiteral("mechsim: error: the recording stopped") : error));
+      return 1;
+    }
+    std::printf("%s\n%ld frames\n", qPrintable(QFileInfo(record.path).absoluteFilePath()), frames);
+    return 0;
   }
   const QImage image = view->grabFramebuffer();
   const QString out = parser.value(screenshot);

@@ -307,6 +307,41 @@ Model compile(const MechanismSpec& spec, const std::vector<std::function<double(
     m.drivers.push_back(std::move(d));
   }
 
+  // ---- 3b. Couplings (coupling.cpp): follower and leader coordinates ----
+  names.clear();
+  std::set<std::pair<int, int>> coupled;
+  auto couplingCoordinate = [&](size_t i, const std::string& jointName, int coordinate, const char* jointKey,
+                                const char* coordKey) {
+    const auto ji = jointIndex.find(jointName);
+    if (ji == jointIndex.end()) throw SpecError(at("couplings", i, jointKey), "unknown joint '" + jointName + "'");
+    const Joint& joint = m.joints[ji->second];
+    if (joint.nCoords == 0 || joint.type == JointType::Distance)
+      throw SpecError(at("couplings", i, jointKey), "joint '" + jointName + "' (" + toString(joint.type) + ") has no coordinate to couple");
+    if (coordinate < 0 || coordinate >= joint.nCoords)
+      throw SpecError(at("couplings", i, coordKey), "expected a coordinate index from 0 to " + std::to_string(joint.nCoords - 1));
+    return ji->second;
+  };
+  for (size_t i = 0; i < spec.couplings.size(); ++i) {
+    const CouplingSpec& cs = spec.couplings[i];
+    Coupling c;
+    c.name = cs.name.empty() ? cs.joint : cs.name;
+    if (!names.insert(c.name).second) throw SpecError(at("couplings", i, "name"), "duplicate coupling name '" + c.name + "'");
+    c.joint = couplingCoordinate(i, cs.joint, cs.coordinate, "joint", "coordinate");
+    c.coordinate = cs.coordinate;
+    if (!cs.leader.empty()) {
+      c.leader = couplingCoordinate(i, cs.leader, cs.leaderCoordinate, "leader", "leaderCoordinate");
+      c.leaderCoordinate = cs.leaderCoordinate;
+      if (c.leader == c.joint && c.leaderCoordinate == c.coordinate)
+        throw SpecError(at("couplings", i, "leader"), "a coordinate cannot be coupled to itself");
+    }
+    for (double v : cs.polynomial)
+      if (!std::isfinite(v)) throw SpecError(at("couplings", i, "polynomial"), "expected finite coefficients");
+    if (!coupled.insert({c.joint, c.coordinate}).second)
+      throw SpecError(at("couplings", i, "joint"), "coordinate " + std::to_string(c.coordinate) + " of joint '" + cs.joint + "' is already coupled");
+    c.c = cs.polynomial;
+    m.couplings.push_back(std::move(c));
+  }
+
   // ---- 4. Layout of Φ and of the joint coordinates, names ----
   int row = 0, coord = 0;
   for (Joint& j : m.joints) {
@@ -327,6 +362,10 @@ Model compile(const MechanismSpec& spec, const std::vector<std::function<double(
       m.equationNames.push_back(b.name + ":norm");
       ++row;
     }
+  for (Coupling& c : m.couplings) {
+    c.equation = row++;
+    m.equationNames.push_back(c.name + ":couple");
+  }
   for (Driver& d : m.drivers) {
     d.equation = row++;
     m.equationNames.push_back(d.name + ":drive");

@@ -6,7 +6,9 @@
 // bodies[i].qIndex: its frame origin r (x, y, z) in the world and its unit orientation
 // quaternion p (w, x, y, z). Fixed bodies own none; their pose is pose0. nq = 7 × moving bodies.
 // Φ(q, t) stacks, in this order: the equations of every joint (joint order of the spec), one
-// normalisation equation pᵀp − 1 per moving body, and one equation per driver.
+// normalisation equation pᵀp − 1 per moving body, one equation per coupling, and one equation per
+// driver (the drivers come last: "Φ without drivers" is its top rows).
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
@@ -67,6 +69,16 @@ struct Driver {
   int coordinate = 0;                 // which coordinate of the joint
   std::string expression;             // as written (file units)
   std::function<double(double)> value;  // t [s] → coordinate value, SI (built by core/io)
+  int equation = -1;                  // its row in Φ
+};
+
+/// Coordinate `coordinate` of joint `joint` (b) held at f(a) = Σ c_k a^k of coordinate
+/// `leaderCoordinate` of joint `leader` (a; −1: none, b = c0), SI (core/kinematics/coupling.cpp).
+struct Coupling {
+  std::string name;
+  int joint = -1, coordinate = 0;
+  int leader = -1, leaderCoordinate = 0;
+  std::array<double, 5> c = {0, 1, 0, 0, 0};
   int equation = -1;                  // its row in Φ
 };
 
@@ -148,6 +160,7 @@ struct Model {
   std::vector<Body> bodies;
   std::vector<Joint> joints;
   std::vector<Driver> drivers;
+  std::vector<Coupling> couplings;
   std::vector<Handle> handles;
   // Dynamics (empty / defaults for a purely kinematic file).
   std::vector<Spring> springs;
@@ -161,9 +174,9 @@ struct Model {
   int nMoving = 0;            // moving bodies
   int nCoords = 0;            // joint coordinates (sum of Joint::nCoords)
   int nJointEquations = 0;    // rows of Φ from joints
-  int nEquations = 0;         // rows of Φ: joints + normalisations + drivers
+  int nEquations = 0;         // rows of Φ: joints + normalisations + couplings + drivers
   std::vector<std::string> coordNames;     // (nCoords) "A", "C.0", "C.1", ... (CSV columns)
-  std::vector<std::string> equationNames;  // (nEquations) "joint:equation", "body:norm", "driver:drive"
+  std::vector<std::string> equationNames;  // (nEquations) "joint:equation", "body:norm", "coupling:couple", "driver:drive"
   VecX q0;                    // (nq) the file's configuration
 
   // Sparsity of Φ_q, fixed per model (built by compile()): the pattern (values zero) and, for each
@@ -172,6 +185,12 @@ struct Model {
   // s = 1: body2), or −1 where the entry is structurally zero.
   SpMat jacobianPattern;                   // (nEquations × nq)
   std::vector<int> jacobianSlots;          // (14 · nEquations)
+  // A coupling row touches up to four bodies: its leader's two bodies come as a second jet of the
+  // same row (RowInfo::part = 1, assembly.h), whose slots are couplingSlots[14 c + 7 s + k]
+  // (c: index into couplings); couplingSlotAdds says which of them are also in the first part
+  // (the value is then added, not stored).
+  std::vector<int> couplingSlots;          // (14 · couplings)
+  std::vector<char> couplingSlotAdds;      // (14 · couplings)
   double lengthScale = 1.0;   // characteristic length [m] (joint lever arms), for perturbations
 
   int findBody(const std::string& name) const;

@@ -17,6 +17,21 @@ SourceLoc MechanismSpec::locate(const std::string& path) const {
   return root != locations.end() ? root->second : SourceLoc{};
 }
 
+std::string MechanismSpec::fileOf(const std::string& path) const {
+  // The same walk as locate's: the file of the location it would return.
+  std::string p = path;
+  while (!p.empty() && !locations.count(p)) {
+    const auto cut = p.find_last_of(".[");
+    if (cut == std::string::npos) {
+      p.clear();
+      break;
+    }
+    p.resize(cut);
+  }
+  const auto it = locationFiles.find(p);
+  return it != locationFiles.end() ? it->second : sourceFile;
+}
+
 const char* toString(JointType t) {
   switch (t) {
     case JointType::Revolute: return "revolute";

@@ -36,6 +36,14 @@ struct MeshData {
   std::vector<Eigen::Vector3f> vertices;
   std::vector<Eigen::Vector3f> normals;  // per vertex; may be empty
   std::vector<unsigned> indices;         // 3 per triangle
+  /// The file's own colours (its materials' diffuse or base colour, as given: RGB in [0, 1]), by
+  /// run of triangles: indices [first, first + count) are drawn in `rgb`. Ascending, apart,
+  /// multiples of 3; triangles in no run have no colour of their own. Empty: the file gave none.
+  struct ColorRun {
+    unsigned first = 0, count = 0;
+    Eigen::Vector3f rgb = Eigen::Vector3f::Ones();
+  };
+  std::vector<ColorRun> colors;
 };
 
 enum class ShapeType { Box, Cylinder, Sphere, Capsule, Mesh, Plane };  // Plane: fixed bodies only, half-space below z
@@ -94,6 +102,21 @@ struct DriverSpec {
   std::string joint;
   std::string expression;  // expression of t in the file's angle / length units
   int coordinate = 0;      // which coordinate of a multi-DOF joint (key "coordinate", default 0)
+};
+
+/// A coupling (the "couplings" section; core/kinematics/coupling.cpp): coordinate `coordinate` of
+/// joint `joint` (the follower b) held at a polynomial of coordinate `leaderCoordinate` of joint
+/// `leader` (a): b = c0 + c1 a + c2 a² + c3 a³ + c4 a⁴ (`ratio`/`offset` in the file: c1, c0). The
+/// coefficients are SI (rad or m of b per rad^k or m^k of a); the reader converts the file's units.
+/// No leader: b = c0 (the coordinate is locked).
+struct CouplingSpec {
+  std::string name;
+  std::string joint;
+  int coordinate = 0;
+  std::string leader;                // empty: none
+  int leaderCoordinate = 0;
+  std::array<double, 5> polynomial = {0, 1, 0, 0, 0};
+  bool polynomialForm = false;       // the file gave "polynomial" (else "ratio"/"offset"); for writing back
 };
 
 struct HandleSpec {
@@ -234,6 +257,21 @@ struct ParameterSpec {
   std::string expression;      // the value as an expression of other parameters (without "="), or empty
 };
 
+/// A robot description a native file includes (its "import" section, core/io/load_import.h): the
+/// imported bodies and joints come first in MechanismSpec::bodies / joints, its drivers and
+/// couplings after the native file's own. Written back as the section, not inlined.
+struct ImportSpec {
+  std::string file;          // as written in the native file (relative to its folder, or absolute)
+  std::string resolvedFile;  // the path read (absolute)
+  std::string shownFile;     // the name diagnostics give it (as the native file's name leads to it)
+  bool floatingBase = false; // URDF: the root link is free (ImportOptions::floatingBase)
+  /// Names of what the import brought, left out when the native file is written back.
+  std::vector<std::string> bodies, joints, drivers, couplings;
+  /// While the native file is read: the locations of the imported drivers and couplings, which
+  /// finishImport (core/io/load_import.h) files under their final paths. Empty after.
+  std::map<std::string, SourceLoc> heldLocations;
+};
+
 struct MechanismSpec {
   int version = 1;
   std::string name;
@@ -243,6 +281,7 @@ struct MechanismSpec {
   std::vector<JointSpec> joints;
   std::vector<DriverSpec> drivers;
   std::vector<HandleSpec> handles;
+  std::vector<CouplingSpec> couplings;      // the "couplings" section, in file order
   std::vector<ParameterSpec> parameters;    // the "parameters" section, in file order
   /// Number fields the file wrote as "=EXPR": path ("joints[1].point[0]") → EXPR. The writer writes
   /// EXPR back where the value still equals it (core/io/parameters.h).
@@ -258,8 +297,16 @@ struct MechanismSpec {
   /// mesh drawn as a placeholder, an approximated joint, ...). Not written back.
   std::vector<std::string> warnings;
 
+  /// The robot description the native file imports, if it has an "import" section.
+  std::optional<ImportSpec> imported;
+  /// The file of each recorded path whose location is in another file than sourceFile (the
+  /// imported robot's "bodies[2]", ...).
+  std::map<std::string, std::string> locationFiles;
+
   /// Location of `path`, or of its nearest recorded ancestor ("joints[3].axis[1]" → "joints[3].axis").
   SourceLoc locate(const std::string& path) const;
+  /// The file that location is in: locationFiles' entry for that ancestor, else sourceFile.
+  std::string fileOf(const std::string& path) const;
 };
 
 const char* toString(JointType t);

@@ -1,6 +1,8 @@
 // scene/scene.cpp — Model + body poses → draw items, ground grid and bounds (no GL).
 #include "scene/scene.h"
 
+#include "scene/mesh_colours.h"
+
 #include <atomic>
 
 #include <algorithm>
@@ -43,6 +45,9 @@ Vector4f jointColor(JointType t) {
   return {1, 1, 1, 1};
 }
 const Vector4f kHandleColor(1.00f, 0.25f, 0.60f, 1);
+
+/// True when the file gave the shape (or its body) a colour: anything but the model's default grey.
+bool hasOwnColor(const Shape& s) { return !s.color.isApprox(kModelDefaultColor, 1e-4f); }
 
 Vector4f rgba(const Vector3f& c, float a = 1) { return {c.x(), c.y(), c.z(), a}; }
 
@@ -138,6 +143,10 @@ void addShape(std::vector<DrawItem>& out, const Model& m, int b, const Shape& s,
       it.primitive = Primitive::Mesh;
       it.mesh = s.mesh;
       it.transform = scaled(frame, Vector3f::Constant(s.scale));
+      // The mesh file's own colours (its materials) unless the mechanism file gave the shape or
+      // its body a colour, which wins; triangles the file left uncoloured keep the body's colour.
+      if (!hasOwnColor(s))
+        if ((it.vertexColors = meshVertexColours(s.mesh, it.color.head<3>()))) it.color = Vector4f::Ones();
       out.push_back(it);
       break;
   }
@@ -294,7 +303,7 @@ std::vector<Pose> initialPoses(const Model& m) {
 
 Eigen::Vector3f bodyColor(const Model& m, int body, const Shape& s) {
   // A colour from the file wins; the model's default grey means "none given".
-  if (!s.color.isApprox(kModelDefaultColor, 1e-4f)) return s.color;
+  if (hasOwnColor(s)) return s.color;
   if (body >= 0 && body < static_cast<int>(m.bodies.size()) && m.bodies[body].fixed) return kFixedColor;
   // Moving bodies cycle through the palette in their order among moving bodies.
   int k = 0;
@@ -309,6 +318,12 @@ Eigen::Matrix4f poseMatrix(const Pose& p) {
   t.block<3, 3>(0, 0) = p.orientation.normalized().toRotationMatrix();
   t.block<3, 1>(0, 3) = p.position;
   return t.cast<float>();
+}
+
+Eigen::Vector4f traceColor(int k) {
+  static const Eigen::Vector4f palette[6] = {{0.85f, 0.2f, 0.75f, 1}, {0.2f, 0.55f, 1.0f, 1}, {0.3f, 0.8f, 0.3f, 1},
+                                             {1.0f, 0.4f, 0.2f, 1},   {0.6f, 0.4f, 1.0f, 1},  {0.9f, 0.9f, 0.2f, 1}};
+  return palette[((k % 6) + 6) % 6];
 }
 
 Eigen::Vector4f highlightColor(const Eigen::Vector4f& c) {
@@ -479,6 +494,14 @@ Scene buildScene(const Model& m, const std::vector<Pose>& poses, const SceneOpti
         scene.overlayLines.add(overlay->trail[k - 1].cast<float>(), overlay->trail[k].cast<float>(), {1.0f, 0.85f, 0.2f, a});
       }
     }
+    // Traced points: each path whole, in its colour; measured distances and angles as segments.
+    for (size_t t = 0; t < overlay->traces.size(); ++t) {
+      const auto& path = overlay->traces[t];
+      const Vector4f c = traceColor(static_cast<int>(t));
+      for (size_t k = 1; k < path.size(); ++k) scene.overlayLines.add(path[k - 1].cast<float>(), path[k].cast<float>(), c);
+    }
+    for (const auto& [a, b] : overlay->measureSegments)
+      scene.overlayLines.add(a.cast<float>(), b.cast<float>(), {0.2f, 0.9f, 0.9f, 1.0f});
     // Contact points: a dot and the normal as a line of 4 glyph sizes.
     if (opt.contacts) {
       const Vector4f c(0.95f, 0.25f, 0.15f, 1.0f);

@@ -63,6 +63,11 @@ struct SceneOverlay {
   int selectedJoint = -1;                   // its glyph drawn highlighted
   int selectedHandle = -1;                  // its marker drawn highlighted
   std::vector<Eigen::Vector3d> trail;       // past positions of the chosen point, oldest first
+  /// Traced points (Measure → Trace Point): each one's path over the recorded history, oldest
+  /// first, drawn in its own colour of traceColor(k).
+  std::vector<std::vector<Eigen::Vector3d>> traces;
+  /// Distances and angles measured: their segments between the points, now (world).
+  std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> measureSegments;
   std::vector<char> jointViolated;          // (joints) 1: the joint's residual is above tolerance
   bool dragging = false;
   /// Surfaces of the deformable parts (world coordinates), drawn like bodies.
@@ -78,6 +83,9 @@ struct SceneOverlay {
   Eigen::Vector3d dragPoint = Eigen::Vector3d::Zero(), dragTarget = Eigen::Vector3d::Zero();
 };
 
+/// Colour of the k-th traced point's path (a palette that repeats after 6; distinct from the
+/// drag trail's amber).
+Eigen::Vector4f traceColor(int k);
 /// Colour of a highlighted (selected) body: its own colour lifted towards a warm highlight.
 Eigen::Vector4f highlightColor(const Eigen::Vector4f& c);
 /// Colour of a joint glyph whose equations are violated.

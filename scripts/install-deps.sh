@@ -24,6 +24,10 @@
 # the same sources — another clone, CI run again — takes minutes instead of half an hour. lld: the
 # linker the build uses when installed (CMakeLists.txt), several times faster than GNU ld on the
 # test programs.
+# libavcodec-dev libavformat-dev libswscale-dev libavutil-dev: FFmpeg's libraries, with which
+# File → Record Video and `mechsim FILE --record OUT.mp4` encode H.264 into MP4 (ui/video_writer.cpp);
+# libx264-164 is the H.264 encoder Debian's libavcodec59 is built with (a dependency of it already;
+# named so that the encoder the videos need is visibly part of the install).
 set -euo pipefail
 PKGS=(
   build-essential cmake ninja-build pkg-config git ccache lld
@@ -36,6 +40,7 @@ PKGS=(
   libspectra-dev
   libgmsh-dev
   libccd-dev
+  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libx264-164
   python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-distributed
   xvfb xauth libgl1-mesa-dri mesa-utils qt6-qpa-plugins
   "$@"

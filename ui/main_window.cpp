@@ -121,6 +121,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   residualLabel_->setObjectName("solverState");
   solverLabel_ = new QLabel;
   fpsLabel_ = new QLabel;
+  fpsLabel_->setObjectName("fpsLabel");
   dofLabel_ = new QLabel;
   unitsLabel_ = new QLabel;
   unitsLabel_->setObjectName("unitsLabel");
@@ -294,6 +295,7 @@ void MainWindow::buildMenus() {
   exp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
   exportDeformAction_ = file->addAction(tr("Export &Deformables (VTK)…"), this, &MainWindow::exportDeformablesDialog);
   exportDeformAction_->setEnabled(false);
+  file->addAction(tr("Record &Video…"), this, &MainWindow::recordVideoDialog)->setObjectName("recordVideoAction");
   file->addAction(tr("Run &Study…"), this, &MainWindow::studyDialog);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -379,6 +381,7 @@ void MainWindow::buildMenus() {
   // Simulation: time.
   QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
   playAction_ = sim->addAction(tr("&Play"));
+  playAction_->setObjectName("playAction");
   playAction_->setCheckable(true);
   playAction_->setShortcut(QKeySequence(Qt::Key_Space));
   connect(playAction_, &QAction::toggled, this, [this](bool on) {
@@ -447,6 +450,8 @@ void MainWindow::buildMenus() {
   QAction* report = mech->addAction(tr("&Report…"), this, &MainWindow::showReport);
   report->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
   buildEditMenus(file, edit, mech);
+
+  buildMeasureMenu();
 
   // Help
   QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -710,6 +715,9 @@ bool MainWindow::showMechanism(std::shared_ptr<const Model> model, std::shared_p
   setWindowModified(false);
   trailPoint_.reset();
   trail_.clear();
+  measures_.clear();  // their points belonged to the bodies of the mechanism shown before
+  for (int& c : measureCount_) c = 0;
+  traceFrames_ = -1;
   dragging_ = false;
   editing_ = false;
   dofPanel_->setDofs({});
@@ -892,8 +900,15 @@ bool MainWindow::exportTrajectory(const ExportRequest& req) {
   std::vector<io::TrajectoryFrame> recorded;
   if (!req.kinematicRun) recorded = history_.trajectory(0, history_.size() - 1);
   // Dynamic frames add energy and reaction columns (ui/dynamic_mode.h).
-  const std::vector<std::string> extraColumns =
+  // Then the traced points' and measures' columns (ui/measures.h), for the recorded rows here and
+  // for a kinematic run's rows once computed.
+  std::vector<std::string> extraColumns =
       req.kinematicRun ? std::vector<std::string>{} : addDynamicColumns(*model_, history_, recorded);
+  const std::vector<Measure> measures = measures_;
+  if (!req.kinematicRun) appendMeasureColumns(*model_, measures, recorded, extraColumns);
+  else
+    for (const Measure& ms : measures)
+      for (const std::string& c : measureColumns(ms)) extraColumns.push_back(c);
   const std::shared_ptr<const Model> fileModel = model_;
   const std::shared_ptr<const MechanismSpec> spec = spec_;
   const VecX qStart = frame_.q;
@@ -907,6 +922,8 @@ bool MainWindow::exportTrajectory(const ExportRequest& req) {
         o.deformables = false;
         const sim::Model m = spec ? io::compileEngine(spec, o) : sim::compile(nullptr, fileModel, o);
         frames = kinematicRun(m, qStart, req.range, &cancel, [&](double f) { permille = static_cast<int>(900 * f); }, &error);
+        std::vector<std::string> unused;
+        appendMeasureColumns(*fileModel, measures, frames, unused);
       } else {
         frames = std::move(recorded);
       }
@@ -1012,6 +1029,19 @@ void MainWindow::onFrame(const Frame& frame) {
     fps_ = 1000.0 * fpsFrames_ / fpsClock_.restart();
     fpsFrames_ = 0;
   }
+  // The real-time factor: the simulated time the frames advanced per second of wall time, over
+  // about a second of play (1: play keeps up with the clock at speed 1×). Paused, or when time
+  // went back (a reset, a scrub), it starts again.
+  if (!frame.playing) {
+    realTimeFactor_ = 0, rtfT0_ = -1;
+  } else if (rtfT0_ < 0 || frame.t < rtfTLast_) {
+    rtfT0_ = frame.t;
+    rtfClock_.start();
+  } else if (rtfClock_.elapsed() >= 1000) {
+    realTimeFactor_ = (frame.t - rtfT0_) / (rtfClock_.restart() * 1e-3);
+    rtfT0_ = frame.t;
+  }
+  rtfTLast_ = frame.t;
   // While a handle is dragged the view shows every frame, but the sliders, the time bar and the
   // status bar follow at most every kPanelIntervalMs: widgets repainting at the frame rate cost
   // a software-rendered desktop nearly as much as the 3-D view, for changes no one can read at
@@ -1116,6 +1146,11 @@ void MainWindow::rebuildScene(bool fit) {
   overlay.selectedJoint = selectedJoint_;
   overlay.selectedHandle = selectedHandle_;
   overlay.trail.assign(trail_.begin(), trail_.end());
+  overlay.traces = tracePaths();
+  for (const Measure& ms : measures_)
+    if (ms.kind != Measure::Trace && frame_.q.size() == model_->nq)
+      for (size_t k = 1; k < ms.points.size(); ++k)
+        overlay.measureSegments.emplace_back(pointPosition(*model_, frame_, ms.points[k - 1]), pointPosition(*model_, frame_, ms.points[k]));
   overlay.dragging = frame_.dragging;
   overlay.dragPoint = frame_.dragPoint;
   overlay.dragTarget = frame_.dragTarget;
@@ -1214,7 +1249,10 @@ void MainWindow::updateSolverStatus() {
                                     "before meeting the tolerance; the state it reached is kept.",
                                     nullptr, frame_.deformUnconverged)
                                : QString());
-  fpsLabel_->setText(tr("%1 fps").arg(fps_, 0, 'f', 0));
+  fpsLabel_->setText(realTimeFactor_ > 0 ? tr("%1 fps · %2× real time").arg(fps_, 0, 'f', 0).arg(realTimeFactor_, 0, 'f', 2)
+                                          : tr("%1 fps").arg(fps_, 0, 'f', 0));
+  fpsLabel_->setToolTip(tr("Frames shown per second; while time runs, the simulated seconds per second of wall time "
+                           "(1.00×: play keeps up with the clock at speed 1×)"));
   const MobilityReport& m = info_.mobility;
   dofLabel_->setText(info_.model ? tr("DOF %1 (%2 left by drivers) · %3 redundant").arg(m.dof).arg(m.dofDriven).arg(m.redundant.size())
                                  : QString());

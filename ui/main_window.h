@@ -1,7 +1,8 @@
 #pragma once
 // ui/main_window.h — the application window: the 3-D viewport in the middle; docks for the model
 // tree, the DOF sliders (ui/dof_panel.h), the plots (ui/plot_dock.h) and the time bar
-// (ui/timeline.h); menus File (Open, Open Recent, Reload, Save As, Export Trajectory, Quit),
+// (ui/timeline.h); menus File (Open, Open Recent, Reload, Save As, Export Trajectory, Record Video
+// (ui/main_window_record.cpp), Quit),
 // Edit (Undo, Redo), View (fit, what to show, docks, drag solver), Simulation (Play, Step, Reset,
 // Dynamic mode, Deformable Solver), Mechanism (Report), Help; drag-and-drop of mechanism files; a
 // status bar with the solver's state (kinematics or dynamics with its step; converged, singular,
@@ -37,6 +38,7 @@
 #include "ui/autosave.h"
 #include "ui/history.h"
 #include "ui/inspector.h"
+#include "ui/measures.h"
 #include "scene/picking.h"
 #include "ui/report_dialog.h"
 #include "scene/scene.h"
@@ -58,6 +60,7 @@ class DragHandler;
 class ParameterPanel;
 class PickTool;
 class PlotPanel;
+struct RecordRequest;
 class Timeline;
 class Viewport;
 
@@ -113,6 +116,8 @@ class MainWindow : public QMainWindow {
   SimulationThread* simulation() const { return simulation_.get(); }
   /// Frames shown per second, over the last second.
   double framesPerSecond() const { return fps_; }
+  /// Simulated seconds per second of wall time over the last second (0 when time did not run).
+  double realTimeFactor() const { return realTimeFactor_; }
   /// The selected body (−1: none).
   int selectedBody() const { return selectedBody_; }
   /// Stress colouring of the deformable parts (View → Colour Deformables by Stress): the range of
@@ -153,6 +158,11 @@ class MainWindow : public QMainWindow {
   QAction* exportDeformablesAction() const { return exportDeformAction_; }
   /// Writes the loaded spec in the native format (atomically). False on failure (lastError()).
   bool saveAs(const QString& path);
+  /// File → Record Video…: renders and writes the recording `request` asks for (ui/video_recorder.h)
+  /// with a progress dialog that can cancel; play pauses first. Playback and dynamic runs start
+  /// from the state shown. False on failure or cancel (lastError() says which; nothing is left
+  /// written). Implemented in ui/main_window_record.cpp.
+  bool recordVideo(const RecordRequest& request);
 
   // ---- editing (ui/main_window_edit.cpp) ----
   // An edit makes a new spec from the one shown (a field set by path, a parameter moved, an item
@@ -202,6 +212,21 @@ class MainWindow : public QMainWindow {
   /// The comments of the file shown (Save and the autosave put them back).
   const io::FileComments& fileComments() const { return comments_; }
 
+  // ---- traces and measures (Measure menu, ui/measures.h) ----
+  /// Measure → Trace Point (one click on a body), Distance (two clicks), Angle (three clicks, the
+  /// vertex second): the tool takes the view's clicks until it has its points. Esc cancels.
+  void beginMeasureTool(Measure::Kind kind);
+  /// Adds a measure of these body points (named P1, d1, angle1, … in order): traced in the view,
+  /// offered in the plots' Measures group, written by Export Traces and the trajectory export.
+  /// Returns its name, or empty when the points do not fit the kind.
+  QString addMeasure(Measure::Kind kind, const std::vector<BodyPoint>& points);
+  const std::vector<Measure>& measures() const { return measures_; }
+  /// The path each traced point drew over the history (the scene's traces, oldest first).
+  const std::vector<std::vector<Eigen::Vector3d>>& tracePaths();
+  void clearMeasures();
+  /// Measure → Export Traces…: writeMeasuresCsv of the recorded history. False: lastError() says why.
+  bool exportMeasures(const QString& path);
+
   // ---- no lost work (ui/autosave.h) ----
   Autosave* autosave() const { return autosave_; }
   /// At start: the copies sessions killed before their end left (newest first) are offered one by
@@ -226,6 +251,7 @@ class MainWindow : public QMainWindow {
   void saveAsDialog();
   void exportDialog();
   void exportDeformablesDialog();
+  void recordVideoDialog();
   void studyDialog();
   void showReport();
 
@@ -375,6 +401,9 @@ class MainWindow : public QMainWindow {
   QElapsedTimer fpsClock_;
   int fpsFrames_ = 0;
   double fps_ = 0;
+  QElapsedTimer rtfClock_;                // the real-time factor's second of play
+  double rtfT0_ = -1, rtfTLast_ = 0;      // simulated time at its start (−1: not playing), and of the last frame
+  double realTimeFactor_ = 0;
   QString currentFile_;
   io::FileComments comments_;            // the file's comments, put back by Save (core/io/comments.h)
   QString lastError_;
@@ -385,11 +414,24 @@ class MainWindow : public QMainWindow {
   std::optional<SpecItem> selection_;
   int selectedJoint_ = -1, selectedHandle_ = -1;
   struct Tool {
-    enum Kind { None, Joint, Handle } kind = None;
+    enum Kind { None, Joint, Handle, Measure } kind = None;
     JointType type = JointType::Revolute;
     int step = 0;
     std::string body1;
+    mechsim::ui::Measure::Kind measure = mechsim::ui::Measure::Trace;
+    std::vector<BodyPoint> points;  // the measure's points clicked so far
   } tool_;
+  void buildMeasureMenu();
+  void measurePicked(const std::optional<PickHit>& hit);
+  void updateMeasurePlots();
+  void exportMeasuresDialog();
+  std::vector<Measure> measures_;
+  int measureCount_[3] = {0, 0, 0};       // names given per kind
+  // The traced points' paths over the history, extended as frames are recorded.
+  std::vector<std::vector<Eigen::Vector3d>> tracePaths_;
+  int traceFrames_ = 0;                   // history frames they cover …
+  long traceDropped_ = 0;                 // … counted from this many dropped
+  double traceLastT_ = 0;                 // the last one's time
   struct PendingEdit {
     quint64 id = 0;
     EditOrigin origin;

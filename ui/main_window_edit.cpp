@@ -274,6 +274,20 @@ void MainWindow::onEditDone(const EditResult& r) {
     return;
   }
   // The controller runs the edited mechanism now (an older edit overtaken by a newer one too).
+  // The measures follow their bodies by name; one whose body is gone goes with it.
+  if (model_ && r.model) {
+    std::vector<Measure> kept;
+    for (Measure ms : measures_) {
+      bool ok = true;
+      for (BodyPoint& p : ms.points) {
+        p.body = p.body >= 0 && p.body < static_cast<int>(model_->bodies.size()) ? r.model->findBody(model_->bodies[p.body].name) : -1;
+        ok = ok && p.body >= 0;
+      }
+      if (ok) kept.push_back(std::move(ms));
+    }
+    measures_ = std::move(kept);
+    traceFrames_ = -1;
+  }
   model_ = r.model;
   spec_ = r.spec;
   info_ = ModelInfo{};
@@ -286,6 +300,7 @@ void MainWindow::onEditDone(const EditResult& r) {
   fileSolvers_.clear();
   for (const DeformableSpec& d : spec_->deformables) fileSolvers_.push_back(d.solver);
   plots_->setModel(model_);
+  updateMeasurePlots();
   fillTree();
   if (!latest) return;
   lastEditMessage_ = qs(r.message);
@@ -410,6 +425,7 @@ void MainWindow::cancelTool() {
 }
 
 void MainWindow::onPicked(const std::optional<PickHit>& hit) {
+  if (model_ && tool_.kind == Tool::Measure) return measurePicked(hit);  // ui/main_window_measure.cpp
   if (!spec_ || !model_ || tool_.kind == Tool::None) return;
   const auto bodyOf = [&](const PickHit& h) -> std::string {
     return h.body >= 0 && h.body < static_cast<int>(model_->bodies.size()) ? model_->bodies[h.body].name : std::string();

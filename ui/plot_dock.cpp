@@ -145,7 +145,19 @@ void PlotPanel::setModel(const std::shared_ptr<const Model>& model) {
     if (s) chart_->removeSeries(s), delete s, s = nullptr;
   model_ = model;
   quantities_ = model ? plotQuantities(*model) : std::vector<PlotQuantity>{};
+  modelQuantities_ = quantities_.size();
   series_.assign(quantities_.size(), nullptr);
+  rebuildList();
+  refresh();
+}
+
+void PlotPanel::setMeasureQuantities(std::vector<PlotQuantity> extra) {
+  for (size_t q = modelQuantities_; q < series_.size(); ++q)
+    if (series_[q]) chart_->removeSeries(series_[q]), delete series_[q], series_[q] = nullptr;
+  quantities_.resize(modelQuantities_);
+  series_.resize(modelQuantities_);
+  for (PlotQuantity& q : extra) quantities_.push_back(std::move(q));
+  series_.resize(quantities_.size(), nullptr);
   rebuildList();
   refresh();
 }
@@ -162,7 +174,7 @@ void PlotPanel::rebuildList() {
     auto* item = new QTreeWidgetItem(group, {quantities_[q].name});
     item->setData(0, Qt::UserRole, q);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(0, Qt::Unchecked);
+    item->setCheckState(0, q < static_cast<int>(series_.size()) && series_[q] ? Qt::Checked : Qt::Unchecked);
   }
 }
 

@@ -42,6 +42,9 @@ class PlotPanel : public QWidget {
   explicit PlotPanel(const History* history, QWidget* parent = nullptr);
 
   void setModel(const std::shared_ptr<const Model>& model);
+  /// The quantities of the traced points and measures (Measure menu), listed after the model's
+  /// under their own groups; the model's curves stay as they were plotted.
+  void setMeasureQuantities(std::vector<PlotQuantity> extra);
   /// Ticks / unticks quantity i (as the user would in the list).
   void setPlotted(int quantity, bool on);
   std::vector<int> plotted() const;
@@ -66,6 +69,7 @@ class PlotPanel : public QWidget {
   const History* history_;
   std::shared_ptr<const Model> model_;
   std::vector<PlotQuantity> quantities_;
+  size_t modelQuantities_ = 0;        // quantities_[0, modelQuantities_) are the model's
   std::vector<QLineSeries*> series_;  // (quantities) null when not plotted
   QTreeWidget* list_ = nullptr;
   QChart* chart_ = nullptr;

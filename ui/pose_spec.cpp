@@ -25,6 +25,10 @@ MechanismSpec specAtPose(const MechanismSpec& spec, const Model& model, const st
   if (coords.size() != model.nCoords)
     throw std::invalid_argument("specAtPose: " + std::to_string(coords.size()) + " coordinates for " +
                                 std::to_string(model.nCoords));
+  // A file that imports a robot (core/io/load_import.h) is written with the import as a section,
+  // which is read again at the robot file's own pose: its own bodies, joined to the robot's, must
+  // stay at the file's configuration too, or the saved file would not assemble.
+  if (spec.imported) return spec;
   MechanismSpec out = spec;
   // Each body's motion, by name ("ground" / unknown names: no motion).
   std::map<std::string, Motion> motion;

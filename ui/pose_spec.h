@@ -27,7 +27,8 @@ namespace mechsim::ui {
 
 /// `spec` with its bodies at `poses` (one per body of `model`, as Frame::poses) and joint
 /// coordinates `coords` (Data::coords of `model`, SI). `model` must be compiled from `spec`.
-/// Throws std::invalid_argument when the sizes do not match.
+/// Throws std::invalid_argument when the sizes do not match. A spec with an import
+/// (MechanismSpec::imported) is returned as it is: the robot is read again at its own file's pose.
 MechanismSpec specAtPose(const MechanismSpec& spec, const Model& model, const std::vector<Pose>& poses,
                          const VecX& coords);
 

@@ -224,6 +224,22 @@ QImage Viewport::grabFramebuffer() {
   return image;
 }
 
+QImage Viewport::renderImage(const QSize& pixels) {
+  if (!glInfo_.ok || !context() || pixels.isEmpty()) return {};
+  // As grabFramebuffer(), at a size of its own: render() takes its viewport, aspect and corner
+  // triad from renderSize_ (at a device pixel ratio of 1) instead of the widget.
+  window_->makeCurrent();
+  QOpenGLFramebufferObjectFormat fboFormat;
+  fboFormat.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
+  fboFormat.setSamples(std::max(0, format().samples()));
+  QOpenGLFramebufferObject fbo(pixels, fboFormat);
+  if (!fbo.isValid()) return {};
+  renderSize_ = pixels;
+  render(fbo.handle());
+  renderSize_ = QSize();
+  return fbo.toImage();
+}
+
 void Viewport::paintEvent(QPaintEvent*) {
   // On the screen the GL window covers this widget and this picture is never seen; it is what
   // QWidget::grab() / render() of an ancestor (the window's screenshots) show for the 3-D view.
@@ -681,8 +697,9 @@ void Viewport::drawHiddenGlyphs(const Eigen::Matrix4f& view, const Eigen::Matrix
 
 void Viewport::drawAxisTriad() {
   // A small x/y/z triad in the lower-left corner that turns with the camera (orthographic).
-  const int size = std::max(60, std::min(width(), height()) / 7);
-  const qreal dpr = devicePixelRatioF();
+  const QSize logical = renderSize_.isValid() ? renderSize_ : size();  // (renderImage: its size, dpr 1)
+  const int size = std::max(60, std::min(logical.width(), logical.height()) / 7);
+  const qreal dpr = renderSize_.isValid() ? 1.0 : devicePixelRatioF();
   const GLsizei px = GLsizei(size * dpr);
   glViewport(0, 0, px, px);
   // Its own depth, cleared in its corner only.
@@ -729,7 +746,7 @@ void Viewport::drawAxisTriad() {
   lod.ortho = true;
   lod.pixelsPerUnit = 0.5f * px / 1.25f;
   drawItems(view, ortho, items, lod);
-  glViewport(0, 0, GLsizei(width() * dpr), GLsizei(height() * dpr));
+  glViewport(0, 0, GLsizei(logical.width() * dpr), GLsizei(logical.height() * dpr));
 }
 
 void Viewport::paintGL() {
@@ -784,11 +801,12 @@ void Viewport::render(unsigned fbo) {
     overlayVertexCount_ = uploadLines(scene_.overlayLines, overlayVao_, overlayVbo_);
     overlayDirty_ = false;
   }
-  const qreal dpr = devicePixelRatioF();
-  const int w = int(width() * dpr), h = int(height() * dpr);
+  const qreal dpr = renderSize_.isValid() ? 1.0 : devicePixelRatioF();
+  const QSize logical = renderSize_.isValid() ? renderSize_ : size();
+  const int w = int(logical.width() * dpr), h = int(logical.height() * dpr);
   glViewport(0, 0, w, h);
   glDisable(GL_CULL_FACE);
-  const double aspect = height() > 0 ? double(width()) / height() : 1.0;
+  const double aspect = logical.height() > 0 ? double(logical.width()) / logical.height() : 1.0;
   const Eigen::Matrix4f view = camera_.viewMatrix();
   const Eigen::Matrix4f proj = camera_.projectionMatrix(aspect, scene_.radius());
   LodView lod;
@@ -800,7 +818,8 @@ void Viewport::render(unsigned fbo) {
   // copy into the window's buffer costs more than drawing the gradient and the grid lines again
   // (measured with --benchmark-drag under llvmpipe: stewart about a quarter more frames per second
   // without the cache), so there it is always drawn.
-  const int cached = softwareGl_ ? 0 : drawCachedBackdrop(view, proj, w, h);
+  // (renderImage at a size of its own draws the backdrop: the cache is the window's size.)
+  const int cached = softwareGl_ || renderSize_.isValid() ? 0 : drawCachedBackdrop(view, proj, w, h);
   if (cached > 0) {
     glClear(GL_DEPTH_BUFFER_BIT);
   } else if (softwareGl_) {

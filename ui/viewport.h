@@ -106,6 +106,11 @@ class Viewport : public QWidget, protected QOpenGLFunctions_3_3_Core {
   /// The 3-D view as it is now (width × height × device pixel ratio), rendered offscreen into a
   /// framebuffer object and read back. Null before the GL window was first exposed.
   QImage grabFramebuffer();
+  /// The scene rendered offscreen at `pixels` (device pixels, whatever the widget's size), with the
+  /// view's camera — its vertical field of view kept, the width following the image's aspect —
+  /// into a framebuffer object and read back (File → Record Video). Null before the GL window was
+  /// first exposed or when the size exceeds what the framebuffer takes.
+  QImage renderImage(const QSize& pixels);
   /// The native window the frames are drawn into and where the system's input events arrive.
   QWindow* renderWindow() const;
   /// The format of the GL window's context (as granted once it exists).
@@ -177,6 +182,7 @@ class Viewport : public QWidget, protected QOpenGLFunctions_3_3_Core {
 
   ViewportWindow* window_ = nullptr;  // owned by its container widget, a child of this
   unsigned targetFbo_ = 0;            // the framebuffer render() draws into
+  QSize renderSize_;                  // renderImage(): render()'s size in pixels (invalid: the widget's)
   QImage lastFrame_;                  // read back for paintEvent when frameDirty_
   bool frameDirty_ = true;
   Scene scene_;

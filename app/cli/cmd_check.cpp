@@ -61,6 +61,8 @@ int cmdCheck(const Args& args) {
   std::printf("  bodies        %d (%d moving)\n", static_cast<int>(model.bodies.size()), moving);
   std::printf("  joints        %d\n", static_cast<int>(model.joints.size()));
   std::printf("  drivers       %d\n", static_cast<int>(model.drivers.size()));
+  if (!model.couplings.empty())
+    std::printf("  couplings     %d (one equation each, counted below)\n", static_cast<int>(model.couplings.size()));
   std::printf("  coordinates   %d (7 per moving body: position + unit quaternion)\n", r.coordinates);
   std::printf("  equations     %d (+ %d driver equations)\n", r.equations, static_cast<int>(model.drivers.size()));
   std::printf("  Grübler DOF   %d\n", r.grubler);

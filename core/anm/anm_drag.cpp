@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/anm/constraint_series.h"
+#include "core/kinematics/assembly.h"
 #include "core/kinematics/kinematics.h"
 #include "core/linalg/lu_nullspace.h"
 #include "core/max_abs.h"
@@ -87,6 +88,7 @@ class AnmDragSolver : public DragSolver {
     model_ = &m;
     point_ = point;
     t_ = d.t;
+    const kin::CoordinateReference reference(d.coords);  // coupled leaders' branches (coupling.cpp)
     series_.emplace(m, d.t, opt_.anm.order, &point_, point_.drivers);
     scratch_ = makeData(m);
     rankRef_ = -1;
@@ -119,6 +121,8 @@ class AnmDragSolver : public DragSolver {
     if (model_ != &m || !series_) return finish(false, d.q, 0, "anm drag: update() without begin() for this model");
     if (!target.allFinite()) return finish(false, d.q, 0, "anm drag: the target is not finite");
     if (d.q.size() != m.nq || !d.q.allFinite()) return finish(false, d.q, 0, "anm drag: d.q is not a valid configuration");
+    const kin::CoordinateReference reference(d.coords);  // coupled leaders' branches (coupling.cpp)
+    scratch_.coords = d.coords;                          // the same for the Jacobians below
     if (d.t != t_) {  // the drivers are held at d.t: rebuild their rows
       t_ = d.t;
       series_.emplace(m, d.t, opt_.anm.order, &point_, point_.drivers);

@@ -95,6 +95,31 @@ int ConstraintGraph::quaternionNorm(int body) {
   return add(n);
 }
 
+int ConstraintGraph::product(int s, int t) {
+  Node n{Kind::Product};
+  n.a = s;
+  n.b = t;
+  return add(n);
+}
+std::pair<int, int> ConstraintGraph::sinCos(int x) {
+  Node sn{Kind::Sin};
+  sn.a = x;
+  const int is = add(sn);
+  Node cn{Kind::Cos};
+  cn.a = x;
+  cn.b = is;
+  const int ic = add(cn);
+  nodes_[is].b = ic;
+  return {is, ic};
+}
+int ConstraintGraph::atan2(int s, int c, double reference) {
+  Node n{Kind::Atan2};
+  n.a = s;
+  n.b = c;
+  n.c = reference;
+  return add(n);
+}
+
 void ConstraintGraph::bodyOrder(int k, const VecX* qk) {
   // r_k, p_k from q's coefficient (fixed bodies: their pose at order 0, zero after), then R_k.
   for (size_t b = 0; b < m_->bodies.size(); ++b) {
@@ -121,7 +146,7 @@ void ConstraintGraph::bodyOrder(int k, const VecX* qk) {
   }
 }
 
-void ConstraintGraph::evalNode(const Node& n, int k) {
+void ConstraintGraph::evalNode(Node& n, int k) {
   const size_t o = static_cast<size_t>(n.slot) * stride_ + k;
   switch (n.kind) {
     case Kind::Direction:
@@ -152,6 +177,45 @@ void ConstraintGraph::evalNode(const Node& n, int k) {
       f[k] = k == 0 ? (x[0] > 0 ? std::sqrt(x[0]) : std::nan("")) : sqrtCoeff(x, f, k);
       break;
     }
+    case Kind::Product:
+      scoef_[o] = productCoeff(&scoef_[static_cast<size_t>(nodes_[n.a].slot) * stride_],
+                               &scoef_[static_cast<size_t>(nodes_[n.b].slot) * stride_], k);
+      break;
+    case Kind::Sin:
+    case Kind::Cos: {
+      const double* x = &scoef_[static_cast<size_t>(nodes_[n.a].slot) * stride_];
+      const double* partner = &scoef_[static_cast<size_t>(nodes_[n.b].slot) * stride_];
+      const bool sine = n.kind == Kind::Sin;
+      if (k == 0) {
+        scoef_[o] = sine ? std::sin(x[0]) : std::cos(x[0]);
+        break;
+      }
+      double sum = 0;
+      for (int j = 1; j <= k; ++j) sum += j * x[j] * partner[k - j];
+      scoef_[o] = (sine ? sum : -sum) / k;
+      break;
+    }
+    case Kind::Atan2: {
+      const double* S = &scoef_[static_cast<size_t>(nodes_[n.a].slot) * stride_];
+      const double* C = &scoef_[static_cast<size_t>(nodes_[n.b].slot) * stride_];
+      double* th = &scoef_[static_cast<size_t>(n.slot) * stride_];
+      if (k == 0) {
+        th[0] = n.c + std::remainder(std::atan2(S[0], C[0]) - n.c, 2.0 * M_PI);
+        n.c = th[0];
+        break;
+      }
+      double rhs = 0;
+      for (int i = 0; i < k; ++i) rhs += (k - i) * (C[i] * S[k - i] - S[i] * C[k - i]);
+      for (int i = 1; i < k; ++i) {
+        double Di = 0;
+        for (int j = 0; j <= i; ++j) Di += S[j] * S[i - j] + C[j] * C[i - j];
+        rhs -= (k - i) * Di * th[k - i];
+      }
+      const double D0 = S[0] * S[0] + C[0] * C[0];
+      // A vanishing ρ (the angle undefined) has no series: NaN, as the square root's.
+      th[k] = D0 > 0 ? rhs / (k * D0) : std::nan("");
+      break;
+    }
     case Kind::QuatNorm: {
       const Eigen::Vector4d* p = &p_[static_cast<size_t>(n.a) * stride_];
       scoef_[o] = productCoeff(p, p, k, [](const Eigen::Vector4d& x, const Eigen::Vector4d& y) { return x.dot(y); }) -
@@ -164,14 +228,14 @@ void ConstraintGraph::evalNode(const Node& n, int k) {
 void ConstraintGraph::start(const VecX& q) {
   if (q.size() != m_->nq) throw std::invalid_argument("ConstraintGraph::start: q has the wrong size");
   bodyOrder(0, &q);
-  for (const Node& n : nodes_) evalNode(n, 0);
+  for (Node& n : nodes_) evalNode(n, 0);
 }
 
 void ConstraintGraph::setOrder(int k, const VecX& qk) {
   if (k < 1 || k > order_) throw std::out_of_range("ConstraintGraph::setOrder: order out of range");
   if (qk.size() != m_->nq) throw std::invalid_argument("ConstraintGraph::setOrder: q_k has the wrong size");
   bodyOrder(k, &qk);
-  for (const Node& n : nodes_) evalNode(n, k);
+  for (Node& n : nodes_) evalNode(n, k);
 }
 
 }  // namespace mechsim::anm

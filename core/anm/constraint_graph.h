@@ -13,12 +13,22 @@
 //   combination    (α s + β t − c)_k = α s_k + β t_k − c δ_{k0}
 //   norm           |x| = √(x·x), square-root rule of series.h
 //   normalisation  (pᵀp − 1)_k = Σ_{i=0}^{k} p_i·p_{k−i} − δ_{k0}
+//   product        (s t)_k = Σ_{i=0}^{k} s_i t_{k−i}
+// and, for the coupling rows (a coordinate held at a polynomial of an angle, coupling.cpp):
+//   sin, cos       of a scalar x, from s' = c x', c' = −s x':
+//                  s_k = (1/k) Σ_{j=1}^{k} j x_j c_{k−j},   c_k = −(1/k) Σ_{j=1}^{k} j x_j s_{k−j}
+//   atan2          θ = atan2(S, C), from θ' D = C S' − S C', D = S² + C²:
+//                  k θ_k D_0 = Σ_{i=0}^{k−1} (k−i)(C_i S_{k−i} − S_i C_{k−i}) − Σ_{i=1}^{k−1} (k−i) D_i θ_{k−i}
+//                  θ_0 on the 2π-branch nearest the node's reference, which each start() moves to
+//                  the new θ_0 (the angle stays continuous from one expansion to the next)
+// (each affine in the order-k inputs, as Proposition 1 needs).
 // Nodes are created after their inputs (a topological order), and evaluation at order k needs the
 // coefficients < k of every node, which the graph stores (memory ≈ N × graph size, as in SANM).
 // By Proposition 1 of paper 004 every node's order-k coefficient is affine in q_k: evaluating order
 // k with q_k = 0 gives the BIAS of the order-k linear system; evaluating it again with the solved
 // q_k (setOrder overwrites) pushes the true coefficient. Cost per order k: O(k) per body and per
 // dot node, so O(N²) per row for a whole expansion.
+#include <utility>
 #include <vector>
 
 #include "core/model.h"
@@ -48,6 +58,12 @@ class ConstraintGraph {
   int norm(int v);
   /// pᵀp − 1 of moving body b.
   int quaternionNorm(int body);
+  /// s t (scalar nodes).
+  int product(int s, int t);
+  /// sin x and cos x of scalar node x: {sin node, cos node}.
+  std::pair<int, int> sinCos(int x);
+  /// atan2(S, C) of scalar nodes s, c, its order 0 on the branch nearest `reference` [rad].
+  int atan2(int s, int c, double reference);
 
   // ---- evaluation ----
   /// Order 0 at coordinates q (nq).
@@ -61,18 +77,18 @@ class ConstraintGraph {
   int nodeCount() const { return static_cast<int>(nodes_.size()); }
 
  private:
-  enum class Kind { Direction, Point, Difference, Component, Dot, Combine, Sqrt, QuatNorm };
+  enum class Kind { Direction, Point, Difference, Component, Dot, Combine, Sqrt, QuatNorm, Product, Sin, Cos, Atan2 };
   struct Node {
     Kind kind;
-    int a = -1, b = -1;       // inputs (node ids) or body
+    int a = -1, b = -1;       // inputs (node ids) or body; Sin / Cos: b is the partner node
     Vec3 local = Vec3::Zero();
-    double alpha = 0, beta = 0, c = 0;
+    double alpha = 0, beta = 0, c = 0;  // Atan2: c is the branch reference
     int slot = 0;             // index of its coefficient block
     bool isVector = false;
   };
   int add(Node n);
   void bodyOrder(int k, const VecX* qk);
-  void evalNode(const Node& n, int k);
+  void evalNode(Node& n, int k);
 
   const Model* m_;
   int order_, stride_;

@@ -6,7 +6,10 @@
 // Row order is Φ's (model.h): joint rows (joint_series.cpp, one block per joint type, mirroring
 // core/kinematics/<type>.cpp), then pᵀp − 1 per moving body, then one row per driver:
 //   Linear coordinate L(q):  L − θ_d;   Sine S(q): S − sin θ_d;   Angle (S, C): −sin θ_d C + cos θ_d S
-// (driver.cpp). The drivers' values θ_d are constants of the series (held during a drag).
+// (driver.cpp). The drivers' values θ_d are constants of the series (held during a drag). The
+// coupling rows (between the normalisations and the drivers) are the follower's driver row with
+// θ_d = f(θ_a), a polynomial of the leader coordinate: a series through atan2, sin and cos
+// (constraint_graph.h).
 #include <vector>
 
 #include "core/anm/constraint_graph.h"

@@ -264,7 +264,7 @@ class DynamicsStepper {
   Eigen::Matrix<double, Eigen::Dynamic, 6> blockB_, blockBM_;  // assembleN work space
   VecX D_;                              // Riley weights
   std::vector<int> rowJoint_;           // joint of each row (drivers, limits: the joint they act on)
-  std::vector<int> rowKind_;            // 0 joint, 1 driver, 2 limit
+  std::vector<int> rowKind_;            // 0 joint, 1 driver, 2 limit, 3 coupling
   std::vector<int> rowSource_;          // Φ row for kinds 0/1, joint coordinate index for limits
   std::vector<double> rowLimitSign_;    // limits: +1 lower, −1 upper (impulse must be ≥ 0 times this)
   std::vector<int> activeLimits_;       // active limits: 2 j (lower) / 2 j + 1 (upper) of joint j

@@ -108,6 +108,14 @@ void DynamicsStepper::buildRows(const Data& d) {
       rowSource_.push_back(m_.joints[j].firstEquation + k);
       rowLimitSign_.push_back(0);
     }
+  // Couplings (kind 3): scleronomic rows like the joints', on up to four bodies.
+  for (const Coupling& c : m_.couplings) {
+    rowOf[c.equation] = rows++;
+    rowJoint_.push_back(c.joint);
+    rowKind_.push_back(3);
+    rowSource_.push_back(c.equation);
+    rowLimitSign_.push_back(0);
+  }
   for (int i = 0; i < static_cast<int>(m_.drivers.size()); ++i)
     if (imposed[i]) {
       rowOf[m_.drivers[i].equation] = rows++;
@@ -403,6 +411,7 @@ void DynamicsStepper::addReactionImpulse(const VecX& lambda) {
     wrenchTarget_.assign(static_cast<size_t>(J_.nonZeros()), -1);
     for (int k = 0; k < J_.outerSize(); ++k)
       for (SpMat::InnerIterator it(J_, k); it; ++it) {
+        if (rowKind_[it.row()] == 3) continue;  // a coupling's reaction is no joint's
         const int j = rowJoint_[it.row()];
         const Joint& jt = m_.joints[j];
         const int mv = k / 6;
@@ -697,6 +706,7 @@ bool DynamicsStepper::projectIntoLimits(Data& d) {
 // ---- initial state ----
 
 bool DynamicsStepper::initialize(Data& d, bool useInitialRates) {
+  const kin::CoordinateReference reference(d.coords);  // coupled leaders' branches (coupling.cpp)
   stats_ = DynamicsStats{};
   mu_ = 0;
   muKey_.clear();
@@ -771,6 +781,7 @@ bool DynamicsStepper::initialize(Data& d, bool useInitialRates) {
 
 bool DynamicsStepper::step(Data& d, double h) {
   const auto t0 = std::chrono::steady_clock::now();
+  const kin::CoordinateReference reference(d.coords);  // coupled leaders' branches (coupling.cpp)
   if (!(h > 0) || !std::isfinite(h)) {
     stats_.message = "the time step must be positive";
     return false;

@@ -27,6 +27,7 @@ std::string checkReportJson(const std::string& file, const MechanismSpec& spec, 
   j["moving_bodies"] = model.nMoving;
   j["joints"] = static_cast<int>(model.joints.size());
   j["drivers"] = static_cast<int>(model.drivers.size());
+  j["couplings"] = static_cast<int>(model.couplings.size());  // one equation each, in "equations"
   j["coordinates"] = r.coordinates;
   j["equations"] = r.equations;
   j["driver_equations"] = static_cast<int>(model.drivers.size());

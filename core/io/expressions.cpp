@@ -156,7 +156,7 @@ std::vector<std::function<double(double)>> driverFunctions(const MechanismSpec& 
     const std::string path = "drivers[" + std::to_string(i) + "]";
     auto fail = [&](const std::string& sub, const std::string& msg) -> LoadError {
       const SourceLoc loc = spec.locate(path + sub);
-      return LoadError(Diagnostic{spec.sourceFile, loc.line, loc.col, path + sub + ": " + msg});
+      return LoadError(Diagnostic{spec.fileOf(path + sub), loc.line, loc.col, path + sub + ": " + msg});
     };
     // The joint decides whether the expression is an angle or a length.
     const JointSpec* joint = nullptr;

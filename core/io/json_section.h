@@ -72,12 +72,12 @@ class JsonSection {
   /// The member `key` of `obj`, or fails at obj "missing required key "KEY" (WHAT)".
   const json::Value& req(const json::Value& obj, const std::string& path, const char* key, const std::string& what);
 
-  /// Checks that `a` is an array (else "expected WHAT, got KIND") and calls f(item, index(path, i))
-  /// for each item in order.
+  /// Checks that `a` is an array (else "expected WHAT, got KIND") and calls f(item, index(path,
+  /// first + i)) for each item in order (`first`: entries already in the list, an import's).
   template <class F>
-  void items(const json::Value& a, const std::string& path, const std::string& what, F&& f) {
+  void items(const json::Value& a, const std::string& path, const std::string& what, F&& f, std::size_t first = 0) {
     expectKind(a, path, json::Kind::Array, what);
-    for (std::size_t i = 0; i < a.items.size(); ++i) f(a.items[i], index(path, i));
+    for (std::size_t i = 0; i < a.items.size(); ++i) f(a.items[i], index(path, first + i));
   }
 
   // ---- scalars ----

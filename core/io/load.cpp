@@ -26,7 +26,9 @@
 #include "core/io/json_value.h"
 #include "core/io/load_deformable.h"
 #include "core/io/load_dynamics.h"
+#include "core/io/load_import.h"
 #include "core/io/load_contact.h"
+#include "core/io/load_coupling.h"
 #include "core/io/mesh.h"
 #include "core/io/parameters.h"
 #include "core/io/read_file.h"
@@ -251,7 +253,7 @@ class Reader : JsonSection {
     spec_.version = version;
 
     checkKeys(root, "", {"mechsim", "name", "units", "parameters", "gravity", "bodies", "joints", "drivers",
-                         "handles", "dynamics", "deformables", "contact"},
+                         "couplings", "handles", "dynamics", "deformables", "contact", "import"},
               "the mechanism");
     if (const Value* u = opt(root, "", "units")) units(*u);
     // Named numbers, before every field that may use them (core/io/parameters.h).
@@ -259,19 +261,28 @@ class Reader : JsonSection {
     else if (overrides_ && !overrides_->empty())
       throw LoadError(Diagnostic{file_, root.loc.line, root.loc.col,
                                  "parameter \"" + overrides_->begin()->first + "\" is not in the file: it has no \"parameters\""});
+    // A robot description whose bodies and joints come first (load_import.cpp).
+    if (const Value* im = opt(root, "", "import")) readImportSection(*im, spec_, file_, baseDir_);
     if (const Value* n = opt(root, "", "name")) spec_.name = string(*n, "name");
     if (const Value* g = opt(root, "", "gravity")) spec_.gravity = vec3(*g, "gravity", L_);
 
+    // An import's bodies and joints are spec_.bodies / joints[0..n): the file's own follow.
+    const std::size_t importedBodies = spec_.bodies.size(), importedJoints = spec_.joints.size();
     const Value* b = opt(root, "", "bodies");
-    if (!b) fail(root, "", "missing required key \"bodies\" (a mechanism needs at least one body)");
-    expectKind(*b, "bodies", Kind::Array, "an array of bodies");
-    if (b->items.empty()) fail(*b, "bodies", "no bodies: a mechanism needs at least one body");
-    for (std::size_t i = 0; i < b->items.size(); ++i) body(b->items[i], index("bodies", i));
+    if (!b && !importedBodies) fail(root, "", "missing required key \"bodies\" (a mechanism needs at least one body)");
+    if (b) {
+      expectKind(*b, "bodies", Kind::Array, "an array of bodies");
+      if (b->items.empty() && !importedBodies) fail(*b, "bodies", "no bodies: a mechanism needs at least one body");
+      for (std::size_t i = 0; i < b->items.size(); ++i) body(b->items[i], index("bodies", importedBodies + i));
+    }
 
     if (const Value* j = opt(root, "", "joints"))
-      items(*j, "joints", "an array of joints", [&](const Value& x, const std::string& p) { joint(x, p); });
+      items(*j, "joints", "an array of joints", [&](const Value& x, const std::string& p) { joint(x, p); }, importedJoints);
     if (const Value* d = opt(root, "", "drivers"))
       items(*d, "drivers", "an array of drivers", [&](const Value& x, const std::string& p) { driver(x, p); });
+    // Couplings between joint coordinates (load_coupling.cpp).
+    if (const Value* c = opt(root, "", "couplings")) readCouplingsSection(*c, spec_, file_);
+    finishImport(spec_);  // the import's drivers and couplings after the file's own
     if (const Value* h = opt(root, "", "handles"))
       items(*h, "handles", "an array of handles", [&](const Value& x, const std::string& p) { handle(x, p); });
     // Springs, motors, initial velocities, solver settings (load_dynamics.cpp).

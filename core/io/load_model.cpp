@@ -18,7 +18,8 @@ Model compileSpec(const MechanismSpec& spec) {
     return m;
   } catch (const SpecError& e) {
     const SourceLoc loc = spec.locate(e.path());
-    throw LoadError(Diagnostic{spec.sourceFile, loc.line, loc.col,
+    // In the file the value came from: the native file, or the robot it imports (load_import.h).
+    throw LoadError(Diagnostic{spec.fileOf(e.path()), loc.line, loc.col,
                                e.path().empty() ? std::string(e.what()) : e.path() + ": " + e.what()});
   }
 }

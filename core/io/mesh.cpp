@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <new>
+#include <optional>
 #include <regex>
 #include <stdexcept>
 #include <string>
@@ -95,6 +96,27 @@ class CornerJoiner {
   }
 };
 
+/// The colour the material of `mesh` gives its surface: the base colour (glTF's baseColorFactor)
+/// when the material has one, else its diffuse colour (Collada <diffuse><color>, OBJ's Kd in the
+/// .mtl, FBX, 3DS...). None when the material is one Assimp makes up for a file or a mesh that
+/// names none — "DefaultMaterial" (OBJ without .mtl: grey 0.6; STL: white), or one without a name
+/// in plain white (PLY; glTF's default material) — or when the value is not a finite number. Each
+/// channel is clamped to [0, 1] (an OBJ may write Kd 1.2).
+std::optional<Eigen::Vector3f> materialColor(const aiScene* scene, const aiMesh* mesh) {
+  if (mesh->mMaterialIndex >= scene->mNumMaterials || !scene->mMaterials) return std::nullopt;
+  const aiMaterial* material = scene->mMaterials[mesh->mMaterialIndex];
+  if (!material) return std::nullopt;
+  aiString name;
+  if (material->Get(AI_MATKEY_NAME, name) != aiReturn_SUCCESS) name.Clear();
+  if (std::strcmp(name.C_Str(), AI_DEFAULT_MATERIAL_NAME) == 0) return std::nullopt;
+  aiColor4D c;
+  if (material->Get(AI_MATKEY_BASE_COLOR, c) != aiReturn_SUCCESS && material->Get(AI_MATKEY_COLOR_DIFFUSE, c) != aiReturn_SUCCESS)
+    return std::nullopt;
+  const Eigen::Vector3f rgb(c.r, c.g, c.b);
+  if (!rgb.allFinite() || (name.length == 0 && rgb == Eigen::Vector3f::Ones())) return std::nullopt;
+  return rgb.cwiseMax(0.0f).cwiseMin(1.0f);
+}
+
 // Appends the triangles of `node` and its children, with the accumulated node transform; the
 // corners of each mesh joined (CornerJoiner), and only the vertices a triangle uses kept.
 void collect(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent, MeshData& out) {
@@ -111,6 +133,7 @@ void collect(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent
     CornerJoiner join(out, std::min<std::size_t>(mesh->mNumVertices, corners), normals);
     std::vector<std::uint32_t> joined(mesh->mNumVertices, 0xffffffffu);  // mesh vertex → output vertex
     out.indices.reserve(out.indices.size() + corners);
+    const std::size_t first = out.indices.size();  // this mesh's triangles start here
     // Triangulate left lines and points as 1- and 2-index faces; keep only the triangles.
     for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
       const aiFace& face = mesh->mFaces[f];
@@ -131,6 +154,17 @@ void collect(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent
         }
         out.indices.push_back(joined[i]);
       }
+    }
+    // The mesh's triangles, just appended, take its material's colour: one run per mesh (Assimp
+    // splits a file's meshes by material), joined to the run before when that ends here in the
+    // same colour.
+    if (const auto rgb = materialColor(scene, mesh); rgb && out.indices.size() > first) {
+      if (out.indices.size() > 0xffffffffu) throw std::runtime_error("more than 2^32 - 1 triangle corners in colour");
+      const unsigned count = unsigned(out.indices.size() - first);
+      if (!out.colors.empty() && out.colors.back().first + out.colors.back().count == first && out.colors.back().rgb == *rgb)
+        out.colors.back().count += count;
+      else
+        out.colors.push_back({unsigned(first), count, *rgb});
     }
   }
   for (unsigned c = 0; c < node->mNumChildren; ++c) collect(scene, node->mChildren[c], xf, out);

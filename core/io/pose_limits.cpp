@@ -57,7 +57,7 @@ std::vector<std::string> poseLimitWarnings(const MechanismSpec& spec, const Mode
                             unit + (below ? " below its lower" : " above its upper") + " limit " + number(bound / scale) +
                             " " + unit + " (limits [" + number(lo / scale) + ", " + number(hi / scale) + "] " + unit +
                             "); dynamics moves it onto the limit before the first step";
-    out.push_back(imp::formatWarning(spec.sourceFile, spec.locate(path + ".limits"), msg));
+    out.push_back(imp::formatWarning(spec.fileOf(path + ".limits"), spec.locate(path + ".limits"), msg));
   }
   return out;
 }

@@ -9,7 +9,9 @@
 #include "core/io/write.h"
 #include "core/io/load_dynamics.h"
 #include "core/io/load_contact.h"
+#include "core/io/load_coupling.h"
 #include "core/io/load_deformable.h"
+#include "core/io/load_import.h"
 #include "core/io/parameters.h"
 #include "core/mesh_mirror.h"
 
@@ -216,21 +218,43 @@ std::string writeMechanism(const MechanismSpec& spec) {
     doc["units"] = Json{{"length", spec.units.length}, {"angle", spec.units.angle}};
   if (!spec.parameters.empty()) doc["parameters"] = parametersSectionJson(spec);
   if ((spec.gravity - Vec3(0, 0, -9.81)).cwiseAbs().maxCoeff() > kDefaultEps) doc["gravity"] = vec(spec.gravity, L);
+  // An imported robot is written as its "import" section, not inlined: what came with it is left
+  // out below (load_import.h).
+  if (spec.imported) {
+    doc["import"] = Json{{"file", spec.imported->file}};
+    if (spec.imported->floatingBase) doc["import"]["floatingBase"] = true;
+  }
   doc["bodies"] = Json::array();
-  for (const BodySpec& b : spec.bodies) doc["bodies"].push_back(body(b, L));
+  for (const BodySpec& b : spec.bodies)
+    if (!importedBody(spec, b.name)) doc["bodies"].push_back(body(b, L));
+  if (spec.imported && doc["bodies"].empty()) doc.erase("bodies");
   if (!spec.joints.empty()) {
     doc["joints"] = Json::array();
-    for (const JointSpec& j : spec.joints) doc["joints"].push_back(joint(j, L, A));
+    for (const JointSpec& j : spec.joints)
+      if (!importedJoint(spec, j.name)) doc["joints"].push_back(joint(j, L, A));
+    if (doc["joints"].empty()) doc.erase("joints");
   }
   if (!spec.drivers.empty()) {
     doc["drivers"] = Json::array();
     for (const DriverSpec& d : spec.drivers) {
+      if (importedDriver(spec, d.name)) continue;
       Json j;
       j["name"] = d.name;
       j["joint"] = d.joint;
       j["value"] = d.expression;  // kept in the file's units, as written
       if (d.coordinate != 0) j["coordinate"] = d.coordinate;
       doc["drivers"].push_back(j);
+    }
+    if (doc["drivers"].empty()) doc.erase("drivers");
+  }
+  if (!spec.couplings.empty()) {
+    doc["couplings"] = couplingsSectionJson(spec);  // load_coupling.cpp
+    if (spec.imported) {
+      Json own = Json::array();
+      for (std::size_t k = 0; k < spec.couplings.size() && k < doc["couplings"].size(); ++k)
+        if (!importedCoupling(spec, spec.couplings[k].name)) own.push_back(doc["couplings"][k]);
+      if (own.empty()) doc.erase("couplings");
+      else doc["couplings"] = own;
     }
   }
   if (!spec.handles.empty()) {
@@ -242,7 +266,15 @@ std::string writeMechanism(const MechanismSpec& spec) {
   if (spec.dynamics.present || !dynamicsSectionJson(spec).empty()) doc["dynamics"] = dynamicsSectionJson(spec);
   if (spec.contact.present) doc["contact"] = contactSectionJson(spec);
   if (!spec.deformables.empty()) doc["deformables"] = deformablesSectionJson(spec);
-  restoreParameterFields(spec, doc);  // "=EXPR" where the file had it and the value is unchanged
+  // "=EXPR" where the file had it and the value is unchanged (with an import, at the paths the
+  // file's own entries have without the imported ones).
+  if (spec.imported && !spec.parameterFields.empty()) {
+    MechanismSpec own = spec;
+    own.parameterFields = pathsWithoutImport(spec, spec.parameterFields);
+    restoreParameterFields(own, doc);
+  } else {
+    restoreParameterFields(spec, doc);
+  }
   std::string out;
   emit(doc, out, 0, 0);
   out += '\n';
@@ -298,6 +330,10 @@ MechanismSpec rebasedFor(const MechanismSpec& spec, const std::string& path) {
     writeInline(b.name, b.visuals, "visual");
     rebase(b.shapes);
     rebase(b.visuals);
+  }
+  if (copy.imported && !copy.imported->resolvedFile.empty() && fs::path(copy.imported->file).is_relative()) {
+    const fs::path rel = fs::path(copy.imported->resolvedFile).lexically_relative(dir);
+    if (!rel.empty()) copy.imported->file = rel.generic_string();
   }
   for (DeformableSpec& d : copy.deformables)
     if (!d.resolvedFile.empty() && fs::path(d.file).is_relative()) {

@@ -6,10 +6,11 @@
 // terms, to a callback; constraints.cpp turns that into Φ, Φ_q, Φ_t and γ, compile.cpp into the
 // sparsity pattern, mobility.cpp into coordinate gradients. Each evaluation first computes the
 // frame of every body once (BodyFrames: R(p), and R(ṗ) for rates), then the joint rows, the
-// normalisation rows and the driver rows; driver expressions are evaluated once per driver (five
+// normalisation rows, the coupling rows and the driver rows; driver expressions are evaluated once per driver (five
 // times, for the stencils of their time derivatives, only with kTime).
 #include <vector>
 
+#include "core/data.h"
 #include "core/kinematics/equations.h"
 
 namespace mechsim::kin {
@@ -113,12 +114,42 @@ inline void jointCoordinates(const Model& m, const VecX& q, const VecX* qd, int 
   }
 }
 
-/// One evaluated row of Φ.
+/// One evaluated row of Φ. A coupling row with a leader (coupling.cpp) touches up to four bodies:
+/// with gradients it is handed over twice in a row, part 0 on the follower joint's bodies (value,
+/// rates and that part of the gradient) and part 1 on the leader joint's bodies (the rest of the
+/// gradient, the same value and rates); a row's Φ_q is the sum of its parts. Evaluations without
+/// gradients hand over part 0 only.
 struct RowInfo {
   int row = 0;
   int body[2] = {-1, -1};   // bodies of jet sides 0 and 1 (−1: none)
   double phiT = 0;          // ∂Φ_i/∂t                (with kTime)
   double gammaTime = 0;     // −2 Φ_qt q̇ − Φ_tt        (with kTime)
+  int part = 0;             // 1: the leader part of a coupling row
+  int coupling = -1;        // coupling rows: index into Model::couplings
+};
+
+/// The unwrapped joint coordinates (Data::coords of the last solved position) that coupling rows
+/// read a leader's angle against, for the evaluations on this thread while the scope lives
+/// (scopes nest; without one, or with coordinates of the wrong size, the reference is 0: the
+/// principal branch). The kinematics and dynamics entry points open one on their Data.
+class CoordinateReference {
+ public:
+  explicit CoordinateReference(const VecX& coords) : previous_(current()) { current() = &coords; }
+  ~CoordinateReference() { current() = previous_; }
+  CoordinateReference(const CoordinateReference&) = delete;
+  CoordinateReference& operator=(const CoordinateReference&) = delete;
+  /// The reference of coordinate `index` of a model with nCoords coordinates.
+  static double at(int index, int nCoords) {
+    const VecX* c = current();
+    return c && c->size() == nCoords ? (*c)(index) : 0.0;
+  }
+
+ private:
+  static const VecX*& current() {
+    thread_local const VecX* c = nullptr;
+    return c;
+  }
+  const VecX* previous_;
 };
 
 /// The joint rows: f(info, row) in row order.
@@ -175,6 +206,40 @@ void forEachDriverRow(const Model& m, const BodyFrames& frames, double t, F&& f)
   }
 }
 
+/// The coupling rows, after the normalisations (two parts each with a leader and gradients).
+template <unsigned W, class F>
+void forEachCouplingRow(const Model& m, const BodyFrames& frames, F&& f) {
+  CoordExprOf<RowJet<W>> cb[3], ca[3];
+  for (int i = 0; i < static_cast<int>(m.couplings.size()); ++i) {
+    const Coupling& c = m.couplings[i];
+    const Joint& jb = m.joints[c.joint];
+    jointKind(jb.type).coordinates<W>(jointContext<W>(jb, frames), cb);
+    const CoordExprOf<RowJet<W>>* a = nullptr;
+    double reference = 0;
+    if (c.leader >= 0) {
+      const Joint& ja = m.joints[c.leader];
+      jointKind(ja.type).coordinates<W>(jointContext<W>(ja, frames), ca);
+      a = &ca[c.leaderCoordinate];
+      reference = CoordinateReference::at(ja.firstCoord + c.leaderCoordinate, m.nCoords);
+    }
+    const CouplingRowOf<RowJet<W>> r = couplingEquation(cb[c.coordinate], a, reference, c.c);
+    RowInfo info;
+    info.row = c.equation;
+    info.coupling = i;
+    info.body[0] = jb.body1;
+    info.body[1] = jb.body2;
+    f(info, r.row);
+    if constexpr ((W & kGradient) != 0) {
+      if (c.leader >= 0) {
+        info.part = 1;
+        info.body[0] = m.joints[c.leader].body1;
+        info.body[1] = m.joints[c.leader].body2;
+        f(info, r.leader);
+      }
+    }
+  }
+}
+
 /// Calls f(const RowInfo&, const RowJet<W & kAll>&) for every row of Φ at (q, q̇, t), in row order,
 /// computing only what W asks for (qd is read only with kRates; may be null: zero rates).
 /// withDrivers = false stops before the driver rows. For a Newton step (Φ and Φ_q) use kGradient.
@@ -184,6 +249,7 @@ void forEachRowAt(const Model& m, const VecX& q, const VecX* qd, double t, bool 
   const BodyFrames frames(m, q, (W & kRates) != 0 ? qd : nullptr);
   forEachJointRow<J>(m, frames, f);
   forEachNormalizationRow<J>(m, frames, f);
+  forEachCouplingRow<J>(m, frames, f);
   if (withDrivers) forEachDriverRow<W>(m, frames, t, f);
 }
 
@@ -198,11 +264,25 @@ void forEachRow(const Model& m, const VecX& q, const VecX* qd, double t, bool wi
     forEachRowAt<kGradient | kTime>(m, q, nullptr, t, withDrivers, f);
 }
 
+/// d.coords from d.q, angles on the 2π-branch nearest their previous values (no rates; coordinates.cpp).
+void unwrapCoordinates(const Model& m, Data& d);
+
 /// Builds m.jacobianPattern and m.jacobianSlots from the rows' structure (called by compile()).
 void buildJacobianPattern(Model& m);
 
 /// Scatters row jet `r` of `info` into the values of J (pattern m.jacobianPattern).
 inline void scatterRow(const Model& m, const RowInfo& info, const Jet1& r, double* values) {
+  if (info.part == 1) {  // a coupling's leader part, after its part 0
+    const size_t base = static_cast<size_t>(info.coupling) * 14;
+    for (int s = 0; s < 2; ++s)
+      for (int k = 0; k < 7; ++k) {
+        const int slot = m.couplingSlots[base + 7 * s + k];
+        if (slot < 0) continue;
+        if (m.couplingSlotAdds[base + 7 * s + k]) values[slot] += r.g[s](k);
+        else values[slot] = r.g[s](k);
+      }
+    return;
+  }
   const int* slot = &m.jacobianSlots[static_cast<size_t>(info.row) * 14];
   for (int s = 0; s < 2; ++s)
     for (int k = 0; k < 7; ++k)

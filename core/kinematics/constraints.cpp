@@ -1,7 +1,7 @@
 // core/kinematics/constraints.cpp — Φ(q, t), Φ_q (fixed pattern), Φ_t and γ for the whole model.
 //
 // Row layout (model.h): joint rows in joint order, then pᵀp − 1 per moving body, then one row per
-// driver. Each row is a jet (terms.h) produced by forEachRowAt (assembly.h): its value is Φ_i, its
+// coupling, then one per driver. Each row is a jet (terms.h) produced by forEachRowAt (assembly.h): its value is Φ_i, its
 // two 1×7 gradient blocks are the non-zeros of row i of Φ_q, and
 //   γ_i = −(Φ_q q̇)_q q̇ − 2 Φ_qt q̇ − Φ_tt = −a2_i + gammaTime_i,
 // so that d²Φ/dt² = Φ_q q̈ − γ = 0.
@@ -38,9 +38,11 @@ const JointKind& jointKind(JointType t) {
 void buildJacobianPattern(Model& m) {
   // Structure from the jets' usesR / usesP flags at q0 (they do not depend on the values).
   std::vector<Triplet> trip;
-  std::vector<std::array<int, 14>> cols(m.nEquations);
+  std::vector<std::array<int, 14>> cols(m.nEquations), leaderCols(m.couplings.size());
   for (auto& c : cols) c.fill(-1);
+  for (auto& c : leaderCols) c.fill(-1);
   forEachRowAt<kGradient>(m, m.q0, nullptr, 0.0, true, [&](const RowInfo& info, const Jet1& r) {
+    std::array<int, 14>& rowCols = info.part == 1 ? leaderCols[info.coupling] : cols[info.row];
     for (int s = 0; s < 2; ++s) {
       if (info.body[s] < 0) continue;
       const int qi = m.bodies[info.body[s]].qIndex;
@@ -48,7 +50,7 @@ void buildJacobianPattern(Model& m) {
       for (int k = 0; k < 7; ++k) {
         const bool used = k < 3 ? r.usesR[s] : r.usesP[s];
         if (!used) continue;
-        cols[info.row][7 * s + k] = qi + k;
+        rowCols[7 * s + k] = qi + k;
         trip.emplace_back(info.row, qi + k, 1.0);
       }
     }
@@ -69,6 +71,20 @@ void buildJacobianPattern(Model& m) {
       const int* it = std::lower_bound(lo, hi, i);
       m.jacobianSlots[static_cast<size_t>(i) * 14 + k] = static_cast<int>(it - inner);
     }
+  // A coupling's leader part: its slots, and whether part 0 (scattered first) has the entry too.
+  m.couplingSlots.assign(m.couplings.size() * 14, -1);
+  m.couplingSlotAdds.assign(m.couplings.size() * 14, 0);
+  for (size_t c = 0; c < m.couplings.size(); ++c) {
+    const int i = m.couplings[c].equation;
+    for (int k = 0; k < 14; ++k) {
+      const int col = leaderCols[c][k];
+      if (col < 0) continue;
+      const int* lo = inner + outer[col];
+      const int* hi = inner + outer[col + 1];
+      m.couplingSlots[c * 14 + k] = static_cast<int>(std::lower_bound(lo, hi, i) - inner);
+      m.couplingSlotAdds[c * 14 + k] = std::find(cols[i].begin(), cols[i].end(), col) != cols[i].end();
+    }
+  }
   std::fill(m.jacobianPattern.valuePtr(), m.jacobianPattern.valuePtr() + m.jacobianPattern.nonZeros(), 0.0);
 }
 
@@ -82,6 +98,7 @@ void checkSizes(const Model& m, const Data& d) {
 
 void constraintResidual(const Model& m, Data& d) {
   checkSizes(m, d);
+  const kin::CoordinateReference reference(d.coords);
   d.phi.resize(m.nEquations);
   kin::forEachRowAt<kin::kValue>(m, d.q, nullptr, d.t, true,
                                  [&](const kin::RowInfo& info, const kin::Jet1Lean& r) { d.phi(info.row) = r.v; });
@@ -89,6 +106,7 @@ void constraintResidual(const Model& m, Data& d) {
 
 void constraintJacobian(const Model& m, Data& d) {
   checkSizes(m, d);
+  const kin::CoordinateReference reference(d.coords);
   // Keep the model's pattern: reset when d.Jq was replaced by something else.
   if (d.Jq.rows() != m.nEquations || d.Jq.cols() != m.nq || d.Jq.nonZeros() != m.jacobianPattern.nonZeros() ||
       !d.Jq.isCompressed())
@@ -112,6 +130,7 @@ VecX constraintTimeDerivative(const Model& m, const Data& d) {
 
 VecX accelerationRhs(const Model& m, const Data& d) {
   checkSizes(m, d);
+  const kin::CoordinateReference reference(d.coords);
   VecX gamma(m.nEquations);
   const VecX* qd = d.qd.size() == m.nq ? &d.qd : nullptr;
   auto row = [&](const kin::RowInfo& info, const kin::Jet1Lean& r) { gamma(info.row) = -r.a2 + info.gammaTime; };

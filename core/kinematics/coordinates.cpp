@@ -48,4 +48,25 @@ void updateJointCoordinates(const Model& m, Data& d) {
   }
 }
 
+namespace kin {
+
+void unwrapCoordinates(const Model& m, Data& d) {
+  if (d.coords.size() != m.nCoords) d.coords = VecX::Zero(m.nCoords);
+  CoordExpr e[3];
+  for (int j = 0; j < static_cast<int>(m.joints.size()); ++j) {
+    const Joint& joint = m.joints[j];
+    if (joint.nCoords == 0) continue;
+    jointCoordinates(m, d.q, nullptr, j, e);
+    for (int k = 0; k < joint.nCoords; ++k) {
+      double value, rate, acc;
+      coordinateValue(e[k], 0, 0, value, rate, acc);
+      const int idx = joint.firstCoord + k;
+      if (e[k].kind == CoordKind::Angle) value = d.coords(idx) + std::remainder(value - d.coords(idx), 2.0 * M_PI);
+      d.coords(idx) = value;
+    }
+  }
+}
+
+}  // namespace kin
+
 }  // namespace mechsim

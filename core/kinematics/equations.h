@@ -8,6 +8,7 @@
 // plus the names of its equations ("x", "perp1", ...). makeJointKind instantiates them for every
 // W and jointKind(type) collects them. normalization.cpp and driver.cpp add the other two kinds
 // of rows of Φ.
+#include <array>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -108,5 +109,21 @@ void coordinateValue(const CoordExpr& e, double qddS, double qddC, double& value
 double driverValue(const Driver& drv, double t);
 /// value(t), value'(t), value''(t) of a driver (5-point stencils with tol::kDriverDiffStep).
 void driverValue(const Driver& drv, double t, double& val, double& dval, double& ddval);
+
+// ---- coupling rows (coupling.cpp) ----
+template <class T>
+struct CouplingRowOf {
+  T row;          // Φ_c: its value and rates, and its gradient on the follower joint's two bodies
+  Jet1 leader;    // with a leader and T = Jet1: the gradient on the leader joint's two bodies
+                  // (v, vd, a2 repeat row's)
+  double value = 0;  // f(θ_a), the value the follower is held at (SI)
+};
+/// The row holding follower coordinate b at f(θ_a) = Σ c_k θ_a^k of leader coordinate a (a null:
+/// no leader, f = c0); an Angle leader is unwrapped against `reference` (its previous value).
+template <class T>
+CouplingRowOf<T> couplingEquation(const CoordExprOf<T>& b, const CoordExprOf<T>* a, double reference,
+                                  const std::array<double, 5>& c);
+/// f(a), f'(a), f''(a) of the polynomial Σ c_k a^k.
+void couplingPolynomial(const std::array<double, 5>& c, double a, double& f, double& df, double& ddf);
 
 }  // namespace mechsim::kin

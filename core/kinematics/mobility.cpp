@@ -118,6 +118,9 @@ void singularRanksAt(const Model& m, const VecX& q, double t, KinematicsWorkspac
 void ensureGenericRanks(const Model& m, KinematicsWorkspace& ws) {
   if (ws.genericKnown) return;
   ws.genericKnown = true;
+  // Near q0 the coupled leaders' angles are read on their principal branch (no reference).
+  static const VecX kNoReference;
+  const CoordinateReference reference(kNoReference);
   ws.factoredValid = false;
   ws.genericRank = ws.genericRankDriven = 0;
   // Random nearby consistent configurations (fixed seeds: reproducible); the maximum rank wins.
@@ -149,6 +152,7 @@ void ensureGenericRanks(const Model& m, KinematicsWorkspace& ws) {
 MobilityReport analyseMobility(const Model& m, Data& d) {
   KinematicsWorkspace& ws = kinematicsWorkspace(m, d);
   kin::ensureGenericRanks(m, ws);
+  const kin::CoordinateReference reference(d.coords);
   MobilityReport r;
   r.coordinates = m.nq;
   r.equations = m.nEquations - static_cast<int>(m.drivers.size());
@@ -179,7 +183,7 @@ int grublerDof(const Model& m) {
     if (j.type == JointType::Distance && j.nEquations == 0) continue;
     dof -= jointConstraintCount(j.type);
   }
-  return dof;
+  return dof - static_cast<int>(m.couplings.size());  // one equation per coupling
 }
 
 }  // namespace mechsim

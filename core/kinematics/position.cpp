@@ -188,7 +188,7 @@ bool predictPosition(const Model& m, const KinematicsWorkspace& ws, const Data& 
   return true;
 }
 
-/// The first driver whose angle equation ρ sin(θ − θ_d) (driver.cpp) holds at the opposite
+/// The first driver (or coupling) whose angle equation ρ sin(θ − θ_d) (driver.cpp) holds at the opposite
 /// angle, ρ cos(θ − θ_d) < 0, at (q, t); −1 when none. Both θ_d and θ_d + π are roots, and Newton
 /// started more than 90° of driven angle away from θ_d can end at the second one.
 int flippedAngleDriver(const Model& m, const VecX& q, double t) {
@@ -201,6 +201,24 @@ int flippedAngleDriver(const Model& m, const VecX& q, double t) {
     // Near a root ρ cos(θ − θ_d) = ±ρ; ρ → 0 where the angle is undefined (no test there).
     const double th = driverValue(drv, t), rho = std::hypot(e.s.v, e.c.v);
     if (rho > 1e-9 && std::cos(th) * e.c.v + std::sin(th) * e.s.v < -0.5 * rho) return k;
+  }
+  // Coupling rows on an angle are the same row with θ_d = f(θ_a) (coupling.cpp): a leader that
+  // moves the follower's f by more than 90° in one solve can flip them too (returned as
+  // drivers.size() + the coupling's index).
+  for (int k = 0; k < static_cast<int>(m.couplings.size()); ++k) {
+    const Coupling& cp = m.couplings[k];
+    CoordExpr b[3], a[3];
+    jointCoordinates(m, q, nullptr, cp.joint, b);
+    const CoordExpr& e = b[cp.coordinate];
+    if (e.kind != CoordKind::Angle) continue;
+    double reference = 0;
+    if (cp.leader >= 0) {
+      jointCoordinates(m, q, nullptr, cp.leader, a);
+      reference = CoordinateReference::at(m.joints[cp.leader].firstCoord + cp.leaderCoordinate, m.nCoords);
+    }
+    const double th = couplingEquation(e, cp.leader >= 0 ? &a[cp.leaderCoordinate] : nullptr, reference, cp.c).value;
+    const double rho = std::hypot(e.s.v, e.c.v);
+    if (rho > 1e-9 && std::cos(th) * e.c.v + std::sin(th) * e.s.v < -0.5 * rho) return static_cast<int>(m.drivers.size()) + k;
   }
   return -1;
 }
@@ -290,6 +308,8 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
   KinematicsWorkspace& ws = kinematicsWorkspace(m, d);
   // The generic ranks need their own Newton solve: do it before touching the solvers' state.
   kin::ensureGenericRanks(m, ws);
+  // Coupled leaders' angles on the branch of the last solved position (coupling.cpp).
+  const kin::CoordinateReference reference(d.coords);
 
   const VecX qEntry = d.q;
   const double tEntry = d.t;
@@ -347,7 +367,11 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
              formatValue(entryResidual) + ") is kept";
     std::ostringstream msg;
     if (flipped >= 0)
-      msg << "position analysis reached driver '" << m.drivers[flipped].name << "' at its value + 180° at t = "
+      msg << "position analysis reached "
+          << (flipped < static_cast<int>(m.drivers.size())
+                  ? "driver '" + m.drivers[flipped].name + "'"
+                  : "coupling '" + m.couplings[flipped - m.drivers.size()].name + "'")
+          << " at its value + 180° at t = "
           << formatTime(t) << " s (too large a step from the last position; no continuation from t = "
           << formatTime(tEntry) << " s recovered it)";
     else if (const Driver* undefined = !std::isfinite(residual) && opt.drivers ? undefinedDriver(m, t) : nullptr)
@@ -370,6 +394,9 @@ bool solvePositions(const Model& m, Data& d, double t, const PositionOptions& op
   // Success: keep Φ, Φ_q and the factorisation at the solution (velocity analysis reuses it).
   d.q = q;
   d.t = t;
+  // With couplings, this solution's unwrapped angles are the next solve's reference (coupling.cpp;
+  // updateJointCoordinates does the same with the rates, and a caller may skip it).
+  if (!m.couplings.empty()) kin::unwrapCoordinates(m, d);
   if (opt.drivers) {
     // Newton's last evaluation was at this q, with every row: reuse it rather than evaluate again.
     d.phi = ws.phi;

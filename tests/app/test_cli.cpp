@@ -123,8 +123,10 @@ class TestCli : public QObject {
     const QString urdf = QStringLiteral(MECHSIM_SOURCE_DIR "/mechanisms/urdf/panda.urdf");
     Run r = runCli({"check", urdf});
     QCOMPARE(r.exitCode, 0);
-    QVERIFY2(r.err.contains("panda.urdf:200:5: warning: joint \"panda_finger_joint2\": <mimic> is not supported"),
-             r.err.constData());
+    // The finger <mimic> is a coupling now, no warning: check counts it (8 DOF, 7 + the gripper).
+    QVERIFY2(!r.err.contains("mimic"), r.err.constData());
+    QVERIFY2(r.out.contains("  couplings     1 (one equation each, counted below)"), r.out.constData());
+    QVERIFY2(r.out.contains("  mobility      8 "), r.out.constData());
     QVERIFY2(!r.err.contains("placeholder"), r.err.constData());
     // joint 4's range [−3.0718, −0.0698] rad excludes the file pose 0 (core/io/pose_limits.h), once
     QCOMPARE(QString::fromUtf8(r.err).count("panda.urdf:90:5: warning: joint \"panda_joint4\": the starting pose has its angle "
@@ -134,6 +136,8 @@ class TestCli : public QObject {
     for (const QJsonValue& w : QJsonDocument::fromJson(json.out).object()["warnings"].toArray())
       poseWarnings += w.toString().contains("\"panda_joint4\": the starting pose");
     QCOMPARE(poseWarnings, 1);
+    QCOMPARE(QJsonDocument::fromJson(json.out).object()["couplings"].toInt(), 1);
+    QCOMPARE(QJsonDocument::fromJson(json.out).object()["dof"].toInt(), 8);
     qputenv("MECHSIM_MESH_READER_FAULT", "crash");
     r = runCli({"check", urdf, "--json"});
     qunsetenv("MECHSIM_MESH_READER_FAULT");

@@ -1,5 +1,5 @@
 // tests/core/test_constraints.cpp — tests core/kinematics/{revolute,prismatic,cylindrical,spherical,
-// universal,planar,fixed,distance,normalization,driver,constraints,coordinates}.cpp:
+// universal,planar,fixed,distance,normalization,driver,coupling,constraints,coordinates}.cpp:
 //   * Φ_q against central finite differences of Φ, Φ_t against differences in t, and γ against the
 //     time derivative of Φ_q q̇ + Φ_t along q(τ) = q + τ q̇ — for every joint type, with a joint to
 //     ground and one between two moving bodies, undriven and with every coordinate driven, at
@@ -157,6 +157,50 @@ class TestConstraints : public QObject {
       const Model m = compile(s, driverFunctions(s.drivers.size()));
       checkDerivatives(m, (std::string(toString(type)) + " driven").c_str());
     }
+  }
+
+  // Coupling rows (coupling.cpp): every coordinate of J (body a → b) held at a polynomial of one
+  // of K's (ground → a), so the row spans three bodies, a shared one between its two parts; and
+  // J's coordinate 0 on K's coordinate 0 of a second rig joint between the same bodies as K
+  // (all four sides on the same two bodies); each with and without a driver on the leader.
+  void derivativesWithCouplings() {
+    for (JointType type : kTypes) {
+      if (type == JointType::Fixed || type == JointType::Distance) continue;
+      for (bool driven : {false, true}) {
+        MechanismSpec s = rig(type, false);
+        const int n = jointCoordinateCount(type);
+        for (int c = 0; c < n; ++c) {
+          CouplingSpec cs;
+          cs.name = "c" + std::to_string(c);
+          cs.joint = "J";
+          cs.coordinate = c;
+          cs.leader = "K";
+          cs.leaderCoordinate = (c + 1) % n;
+          cs.polynomial = {0.1, -1.7, 0.4, -0.3, 0.2};
+          s.couplings.push_back(cs);
+        }
+        if (driven) s.drivers.push_back(driver("dK", "K", 0));
+        const Model m = compile(s, driverFunctions(s.drivers.size()));
+        checkDerivatives(m, (std::string(toString(type)) + (driven ? " coupled, driven" : " coupled")).c_str());
+      }
+    }
+    // Follower and leader on one joint's two coordinates (both parts on the same two bodies).
+    MechanismSpec s = rig(JointType::Cylindrical, false);
+    CouplingSpec cs;
+    cs.name = "screw";
+    cs.joint = "J";
+    cs.coordinate = 1;
+    cs.leader = "J";
+    cs.leaderCoordinate = 0;
+    cs.polynomial = {0.05, 0.3, 0, 0, 0};
+    s.couplings.push_back(cs);
+    cs.name = "lock";
+    cs.joint = "K";
+    cs.coordinate = 0;
+    cs.leader.clear();
+    cs.polynomial = {0.4, 0, 0, 0, 0};
+    s.couplings.push_back(cs);
+    checkDerivatives(compile(s), "cylindrical screw + lock");
   }
 
   void fileConfigurationIsConsistent() {

@@ -84,24 +84,29 @@ class TestImportReal : public QObject {
     for (const char* f : {"urdf/panda.urdf", "mjcf/panda.xml", "sdf/panda.sdf"})
       QTest::newRow(f) << QString("mechanisms/") + f << true;
   }
-  /// DOF = the robot's joint count (UR5: 6; Panda: 7 + 2 fingers, the finger mimic not coupled),
+  /// DOF = the robot's published DOF (UR5: 6; Panda: 7 + the gripper's 1, URDF's finger <mimic>
+  /// coupling the second finger to the first; the MJCF and SDFormat files leave the fingers apart: 9),
   /// masses and centres of mass as published, every collision mesh found and loaded.
   void armsMatchPublishedValues() {
     QFETCH(QString, file);
     QFETCH(bool, panda);
     const MechanismSpec spec = readMechanismFile(path(file));
     for (const std::string& w : spec.warnings) {
-      // The only warnings: Franka's published link4 inertia violates the triangle inequality
-      // (principal moments 0.00368, 0.00796, 0.01274), and URDF's finger <mimic>.
-      const bool expected = panda && (w.find("\"panda_link4\": the principal moments") != std::string::npos ||
-                                       w.find("<mimic> is not supported") != std::string::npos);
+      // The only warning: Franka's published link4 inertia violates the triangle inequality
+      // (principal moments 0.00368, 0.00796, 0.01274).
+      const bool expected = panda && w.find("\"panda_link4\": the principal moments") != std::string::npos;
       QVERIFY2(expected, w.c_str());
       QVERIFY(w.find("not found") == std::string::npos);
     }
     const Model m = compileSpec(spec);
     Data d = makeData(m);
     const MobilityReport r = analyseMobility(m, d);
-    QCOMPARE(r.dof, panda ? 9 : 6);
+    QCOMPARE(r.dof, panda ? (file.endsWith(".urdf") ? 8 : 9) : 6);
+    if (panda && file.endsWith(".urdf")) {
+      QCOMPARE(int(m.couplings.size()), 1);
+      QCOMPARE(m.joints[std::size_t(m.couplings[0].joint)].name, std::string("panda_finger_joint2"));
+      QCOMPARE(m.joints[std::size_t(m.couplings[0].leader)].name, std::string("panda_finger_joint1"));
+    }
     QVERIFY(r.residual < 1e-12);
     int meshes = 0;
     for (const Published& p : panda ? std::vector<Published>(std::begin(kPanda), std::end(kPanda))
@@ -206,8 +211,8 @@ class TestImportReal : public QObject {
     QTest::newRow("menagerie ur5e scene (<include>)")
         << "ur5e_scene.xml" << 6 << 20 << "an infinite plane geom is left out";
     QTest::newRow("gym ant (free joint, fromto capsules, degrees)") << "ant.xml" << 14 << 0 << "";
-    QTest::newRow("pybullet panda (mimic, contact, fixed axis 0 0 0)")
-        << "panda_pybullet.urdf" << 9 << 22 << "<mimic> is not supported";
+    QTest::newRow("pybullet panda (mimic coupled, contact, fixed axis 0 0 0)")
+        << "panda_pybullet.urdf" << 8 << 22 << "";
     QTest::newRow("kuka iiwa urdf (BSD-2 header, materials)") << "kuka_iiwa.urdf" << 7 << 16 << "";
     QTest::newRow("kuka iiwa sdf 1.6 (world, pose frame='', free base)") << "kuka_iiwa.sdf" << 13 << 16 << "";
   }

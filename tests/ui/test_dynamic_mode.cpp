@@ -9,6 +9,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QLabel>
 #include <QStatusBar>
 #include <QTemporaryDir>
 
@@ -214,9 +215,17 @@ void TestDynamicMode::fileWithoutDynamicsSectionUsesTheDefaults() {
   waitIdle(w);
   const QString msg = w.statusBar()->currentMessage();
   QVERIFY2(msg.contains("gravity (0, 0, -9.81)"), qPrintable(msg));
+  // Play for 1.3 s. Play follows the clock at 1×: the status bar's real-time factor (simulated
+  // seconds per wall second over the last second of play) is about 1, and never above it.
   const double t0 = w.currentFrame().t;
   QTest::keyClick(w.viewport(), Qt::Key_Space);
-  QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > t0 + 0.3, 20000);
+  QTRY_VERIFY_WITH_TIMEOUT(w.currentFrame().t > t0 + 1.3, 30000);
+  QTRY_VERIFY_WITH_TIMEOUT(w.realTimeFactor() > 0, 5000);
+  const double rtf = w.realTimeFactor();
+  auto* fpsLabel = w.findChild<QLabel*>("fpsLabel");
+  QVERIFY(fpsLabel);
+  QVERIFY2(fpsLabel->text().contains(QString("%1× real time").arg(rtf, 0, 'f', 2)), qPrintable(fpsLabel->text()));
+  QVERIFY2(rtf > 0.3 && rtf < 1.1, qPrintable(QString::number(rtf)));
   QTest::keyClick(w.viewport(), Qt::Key_Space);
   waitIdle(w);
   const Frame& f = w.currentFrame();

@@ -119,6 +119,39 @@ void readDriver(const XmlFile& xml, const tinyxml2::XMLElement* e, MechanismSpec
   spec.drivers.push_back(std::move(d));
 }
 
+std::string addCoupling(MechanismSpec& spec, SourceLoc loc, const std::string& name, const std::string& follower,
+                        const std::string& leader, const std::array<double, 5>& poly) {
+  auto coupled = [&](const std::string& n, const char* role) -> std::string {
+    for (const JointSpec& j : spec.joints)
+      if (j.name == n) {
+        if (jointCoordinateCount(j.type) == 0 || j.type == JointType::Distance)
+          return std::string("its ") + role + " \"" + n + "\" is a " + toString(j.type) + " joint, with no coordinate to couple";
+        return "";
+      }
+    return std::string("its ") + role + " \"" + n + "\" is not a joint of the mechanism";
+  };
+  if (std::string why = coupled(follower, "joint"); !why.empty()) return why;
+  if (!leader.empty())
+    if (std::string why = coupled(leader, "leader"); !why.empty()) return why;
+  if (leader == follower) return "joint \"" + follower + "\" cannot follow itself";
+  for (const CouplingSpec& o : spec.couplings) {
+    if (o.joint == follower && o.coordinate == 0) return "joint \"" + follower + "\" is already coupled by \"" + o.name + "\"";
+    if (o.name == name) return "a coupling named \"" + name + "\" exists already";
+  }
+  for (double c : poly)
+    if (!std::isfinite(c)) return "its coefficients are not finite";
+  const std::string path = "couplings[" + std::to_string(spec.couplings.size()) + "]";
+  spec.locations[path] = loc;
+  CouplingSpec c;
+  c.name = name;
+  c.joint = follower;
+  c.leader = leader;
+  c.polynomial = poly;
+  c.polynomialForm = poly[2] != 0 || poly[3] != 0 || poly[4] != 0;
+  spec.couplings.push_back(std::move(c));
+  return "";
+}
+
 std::mutex& consoleBridgeMutex() {
   static std::mutex m;
   return m;

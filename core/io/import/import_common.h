@@ -3,6 +3,7 @@
 // angle conventions, rigid-pose composition, inertia checks (the same rules as the native reader,
 // so that an imported mechanism written in the native format reads back), colours, and the
 // nominal mass of massless frames.
+#include <array>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -60,6 +61,15 @@ std::string formatWarning(const std::string& file, SourceLoc loc, const std::str
 /// format's units (radians and metres; MJCF: its <compiler angle>). Call after all joints are in
 /// `spec`. Throws LoadError pointing at the attribute at fault.
 void readDriver(const XmlFile& xml, const tinyxml2::XMLElement* e, MechanismSpec& spec);
+
+/// Appends the coupling "coordinate 0 of `follower` = Σ poly_k (coordinate 0 of `leader`)^k" (SI;
+/// `leader` empty: none) that element e of an imported file describes (URDF / SDFormat <mimic>,
+/// SDFormat gearbox, MJCF <equality><joint>), named `name`, located at `loc`. Call after all joints
+/// are in `spec`. Returns an empty string, or why it was left out (the caller warns): a joint
+/// that is not in the mechanism, that has no coordinate to couple, or whose coordinate is
+/// already coupled.
+std::string addCoupling(MechanismSpec& spec, SourceLoc loc, const std::string& name, const std::string& follower,
+                        const std::string& leader, const std::array<double, 5>& poly);
 
 /// console_bridge's output handler is process-wide: held while urdfdom runs, directly (URDF) or
 /// inside libsdformat (SDFormat falls back to URDF parsing on some errors).

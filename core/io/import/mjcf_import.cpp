@@ -6,7 +6,8 @@
 // XML: without face= the vertices' convex hull, as MuJoCo takes it) and <asset><model>, <worldbody>
 // with nested <body>, <joint> (hinge, slide, ball, free), <freejoint>, <geom> (sphere, capsule,
 // cylinder, box, mesh, ellipsoid and plane approximated), <inertial>, <site>, and <equality>
-// <connect> / <weld> (by body1/body2/anchor or by site1/site2) for closed loops; the meta-elements
+// <connect> / <weld> (by body1/body2/anchor or by site1/site2) for closed loops and <joint> (polycoef)
+// as a coupling; the meta-elements
 // <frame>, <replicate>, <attach> and <flexcomp> (dim 3: a deformable part); <mechsim:driver> adds
 // drivers. <include file> is expanded first (xml_file.cpp: MuJoCo's semantics, relative to the
 // top-level file's folder), and repeated sections (two <worldbody>, <asset>, <default>, ... from
@@ -1261,8 +1262,12 @@ class MjcfImporter {
     for (const XMLElement* e = eq->FirstChildElement(); e; e = e->NextSiblingElement(), ++k) {
       const std::string n = e->Name();
       if (const char* act = e->Attribute("active"); act && std::string(act) == "false") continue;
+      if (n == "joint") {
+        jointEquality(e, k);
+        continue;
+      }
       if (n != "connect" && n != "weld") {
-        warn(e, "<equality><" + n + "> is not supported (mechsim reads connect and weld); left out");
+        warn(e, "<equality><" + n + "> is not supported (mechsim reads connect, weld and joint); left out");
         continue;
       }
       // An equality that names bodies or sites of a <replicate> is replicated with them.
@@ -1276,6 +1281,30 @@ class MjcfImporter {
         }
       }
       for (const std::string& suffix : suffixes) equalityOne(e, n, k, suffix);
+    }
+  }
+
+  /// <joint joint1="B" [joint2="A"] polycoef="a0 a1 a2 a3 a4"/>: MuJoCo's
+  ///   y − y0 = a0 + a1 (x − x0) + … + a4 (x − x0)⁴,  y, x the values of joint1, joint2 and y0, x0
+  /// their reference values (qpos0, the file's configuration): mechsim's coordinates, which are
+  /// measured from that configuration, so the coupling takes polycoef as it is (radians and
+  /// metres whatever <compiler angle>: joint values are). Without joint2, y − y0 = a0. Replicated
+  /// with a <replicate> that copies joint1.
+  void jointEquality(const XMLElement* e, int k) {
+    const std::string j1 = xml_.reqAttr(e, "joint1", "the constrained joint's name");
+    const std::string j2 = e->Attribute("joint2") ? e->Attribute("joint2") : "";
+    std::array<double, 5> poly = {0, 1, 0, 0, 0};
+    if (const auto p = xml_.numbers(e, "polycoef", 5)) std::copy(p->begin(), p->end(), poly.begin());
+    if (j2.empty()) poly = {poly[0], 0, 0, 0, 0};
+    std::vector<std::string> suffixes{""};
+    if (!jointNames_.find(spec_.joints, j1) && replicas_.count(j1)) suffixes = replicas_[j1];
+    for (const std::string& suffix : suffixes) {
+      const std::string follower = j1 + suffix;
+      std::string leader = j2;
+      if (!j2.empty() && !jointNames_.find(spec_.joints, j2) && jointNames_.find(spec_.joints, j2 + suffix)) leader = j2 + suffix;
+      const std::string name = (e->Attribute("name") ? std::string(e->Attribute("name")) : "joint" + std::to_string(k)) + suffix;
+      const std::string why = imp::addCoupling(spec_, xml_.loc(e), name, follower, leader, poly);
+      if (!why.empty()) warn(e, "<equality><joint> \"" + name + "\" left out (" + why + ")");
     }
   }
 

@@ -12,7 +12,9 @@
 // continuous → revolute, prismatic → prismatic, ball → spherical, universal / revolute2 with
 // perpendicular axes → universal, fixed → fixed; parent "world" → the fixed world body. Links
 // of a static model are fixed. SDF allows joint graphs with loops, so closed chains need no
-// extension. screw and gearbox joints are refused (mechsim has no coupled joints).
+// extension. A gearbox joint and an axis's <mimic> become couplings (after every joint is read);
+// screw joints are refused (mechsim has no coupled rotation and slide).
+#include <functional>
 #include <console_bridge/console.h>
 #include <sdf/sdf.hh>
 
@@ -29,6 +31,23 @@
 namespace mechsim::io {
 
 namespace {
+
+/// The diffuse colour of Gazebo classic's plain named materials (gazebo/media/materials/scripts/
+/// gazebo.material), "#rrggbb"; empty for any other name (textures, shaders, unknown).
+std::string gazeboMaterialColor(const std::string& name) {
+  static const std::pair<const char*, const char*> table[] = {
+      {"Gazebo/White", "#ffffff"},     {"Gazebo/Grey", "#b3b3b3"},      {"Gazebo/Gray", "#b3b3b3"},
+      {"Gazebo/DarkGrey", "#2d2d2d"},  {"Gazebo/DarkGray", "#2d2d2d"},  {"Gazebo/Black", "#000000"},
+      {"Gazebo/FlatBlack", "#1a1a1a"}, {"Gazebo/Red", "#ff0000"},       {"Gazebo/RedBright", "#ff0000"},
+      {"Gazebo/Green", "#00ff00"},     {"Gazebo/Blue", "#0000ff"},      {"Gazebo/SkyBlue", "#87ceeb"},
+      {"Gazebo/Yellow", "#ffff00"},    {"Gazebo/ZincYellow", "#e6d733"}, {"Gazebo/DarkYellow", "#b3b300"},
+      {"Gazebo/Purple", "#ff00ff"},    {"Gazebo/Turquoise", "#00ffff"}, {"Gazebo/Orange", "#ff8200"},
+      {"Gazebo/Gold", "#d4a017"},      {"Gazebo/Indigo", "#4b0082"},    {"Gazebo/Wood", "#a0703c"}};
+  for (const auto& [n, c] : table)
+    if (name == n) return c;
+  return {};
+}
+
 
 using imp::fmt;
 
@@ -101,6 +120,7 @@ class SdfImporter {
       console_bridge::restorePreviousOutputHandler();
     }
     if (!thrown.empty()) xml.fail(xml.root(), "libsdformat cannot read this file: " + thrown);
+    int scriptsWithoutUri = 0;
     for (const sdf::Error& e : errors) {
       // Version-conversion notices are not failures.
       if (e.Code() == sdf::ErrorCode::NONE) continue;
@@ -109,6 +129,13 @@ class SdfImporter {
       if (e.Code() == sdf::ErrorCode::LINK_INERTIA_INVALID) continue;
       std::string msg = e.Message();
       while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+      // Gazebo classic names a material of its own media by <script><name> alone; libsdformat 12
+      // wants a <uri> too, but builds the model all the same. What is lost is only a colour
+      // (gazeboMaterialColor draws the plain ones): one warning after the loop, not a refusal.
+      if (msg.find("A <script> element is missing a child <uri>") != std::string::npos) {
+        ++scriptsWithoutUri;
+        continue;
+      }
       // The error's XML path (/sdf/model[@name="m"]/joint[@name="j"]) locates it when it has no line.
       SourceLoc where = spec_.locations[""];
       if (const imp::XMLElement* at = e.XmlPath() ? elementAt(xml, *e.XmlPath()) : nullptr) where = xml.loc(at);
@@ -120,6 +147,22 @@ class SdfImporter {
       if (std::regex_search(msg, u, unfound))
         if (auto note = imp::missingPackageNote(u[1].str(), baseDir_)) msg += ": " + *note;
       throw LoadError(Diagnostic{file_, where.line, where.col, "libsdformat: " + msg});
+    }
+
+    if (scriptsWithoutUri > 0) {
+      // Located at the first such <script> of the file.
+      std::function<const imp::XMLElement*(const imp::XMLElement*)> first = [&](const imp::XMLElement* el) -> const imp::XMLElement* {
+        for (const imp::XMLElement* c = el->FirstChildElement(); c; c = c->NextSiblingElement()) {
+          if (std::string(c->Name()) == "script" && !c->FirstChildElement("uri")) return c;
+          if (const imp::XMLElement* f = first(c)) return f;
+        }
+        return nullptr;
+      };
+      const imp::XMLElement* at = first(xml.root());
+      spec_.warnings.push_back(imp::formatWarning(
+          file_, at ? xml.loc(at) : spec_.locations[""],
+          std::to_string(scriptsWithoutUri) + " material <script> element(s) without <uri> (Gazebo's own media): drawn in "
+              "the named material's colour when it is a plain one (Gazebo/Yellow, …), else in the default colour"));
     }
 
     BodySpec world;
@@ -145,6 +188,8 @@ class SdfImporter {
       m->SemanticPose().Resolve(mp);  // in the world (top-level models)
       model(*m, toPose(mp), prefix ? m->Name() + "::" : "", m->Static());
     }
+    mimics();     // <mimic> and gearbox joints: couplings between the joints read above
+    gearboxes();
     for (const imp::XMLElement* d : driverElements(xml.root())) imp::readDriver(xml, d, spec_);
     for (BodySpec& b : spec_.bodies) imp::nominalMassIfMissing(b);
     return std::move(spec_);
@@ -322,8 +367,17 @@ class SdfImporter {
         ShapeSpec s = shape(*v->Geom(), vp, v->Element(), ok);
         if (!ok) continue;
         if (const sdf::Material* mat = v->Material(); mat && s.color.empty()) {
-          const auto d = mat->Diffuse();
-          s.color = imp::colorHex(d.R(), d.G(), d.B());
+          const sdf::ElementPtr me = v->Element() && v->Element()->HasElement("material") ? v->Element()->GetElement("material") : nullptr;
+          if (!me || me->HasElement("diffuse")) {
+            const auto d = mat->Diffuse();
+            s.color = imp::colorHex(d.R(), d.G(), d.B());
+          } else if (me->HasElement("script")) {
+            // Gazebo classic's <script><name>Gazebo/Yellow</name>: a material of Gazebo's own
+            // media, not in the file; drawn in that material's diffuse colour when it is one of
+            // the plain colours (else the default colour — not black, which libsdformat's unset
+            // diffuse would give).
+            s.color = gazeboMaterialColor(me->GetElement("script")->Get<std::string>("name"));
+          }
         }
         spec_.locations[path + ".visuals[" + std::to_string(b.visuals.size()) + "]"] = loc(v->Element());
         b.visuals.push_back(std::move(s));
@@ -393,7 +447,11 @@ class SdfImporter {
       case sdf::JointType::SCREW:
         fail(el, "joint \"" + sj.Name() + "\": screw joints are not supported (mechsim has no coupled rotation and slide)");
       case sdf::JointType::GEARBOX:
-        fail(el, "joint \"" + sj.Name() + "\": gearbox joints are not supported (mechsim has no coupled joints)");
+        // No joint of its own: a coupling between the two revolutes that hold the parent and the
+        // child on the reference body, made once every joint is known (gearboxes()).
+        gearboxes_.push_back({el, scope, parent == "world" ? "world" : scope + parent, child == "world" ? "world" : scope + child,
+                              axis(0), axis(1)});
+        return;
       default: fail(el, "joint \"" + sj.Name() + "\": unknown joint type");
     }
     if (j.body1 == j.body2) fail(el, "joint \"" + sj.Name() + "\" connects \"" + j.body1 + "\" to itself");
@@ -401,7 +459,86 @@ class SdfImporter {
     spec_.locations[path] = loc(el);
     if (el && el->HasElement("axis")) spec_.locations[path + ".axis"] = spec_.locations[path + ".axis1"] = loc(el->GetElement("axis"));
     if (el && el->HasElement("pose")) spec_.locations[path + ".point"] = loc(el->GetElement("pose"));
+    // <axis><mimic joint="LEADER"><multiplier>r</multiplier><offset>c</offset><reference>a0</reference>
+    // (SDFormat 1.10): follower = r (LEADER − a0) + c, a coupling made once every joint is known.
+    if (el && el->HasElement("axis")) {
+      const sdf::ElementPtr ax = el->GetElement("axis");
+      if (ax->HasElement("mimic")) mimics_.push_back({ax->GetElement("mimic"), j.name, scope});
+    }
     spec_.joints.push_back(std::move(j));
+  }
+
+  struct Mimic {
+    sdf::ElementPtr el;
+    std::string follower, scope;
+  };
+  struct Gearbox {
+    sdf::ElementPtr el;
+    std::string scope, parent, child;
+    Vec3 axis1, axis2;  // world axes of θ_1 (parent) and θ_2 (child)
+  };
+  std::vector<Mimic> mimics_;
+  std::vector<Gearbox> gearboxes_;
+
+  /// A number child element `name` of e (default `def` when absent); fails at it when unreadable.
+  double childNumber(const sdf::ElementPtr& e, const char* name, double def) {
+    if (!e->HasElement(name)) return def;
+    const sdf::ElementPtr c = e->GetElement(name);
+    const std::string text = c->GetValue() ? c->GetValue()->GetAsString() : std::string();
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end == text.c_str() || !std::isfinite(v)) fail(c, "<" + std::string(name) + ">: expected a number, got \"" + text + "\"");
+    return v;
+  }
+
+  void mimics() {
+    for (const Mimic& mi : mimics_) {
+      const std::string leader = mi.el->HasAttribute("joint") ? mi.scope + mi.el->GetAttribute("joint")->GetAsString() : "";
+      if (leader == mi.scope) fail(mi.el, "joint \"" + mi.follower + "\": <mimic> needs a joint=\"LEADER\" attribute");
+      const double r = childNumber(mi.el, "multiplier", 1.0), c = childNumber(mi.el, "offset", 0.0),
+                   a0 = childNumber(mi.el, "reference", 0.0);
+      const std::string why = imp::addCoupling(spec_, loc(mi.el), mi.follower, mi.follower, leader, {c - r * a0, r, 0, 0, 0});
+      if (!why.empty()) warn(mi.el, "joint \"" + mi.follower + "\": <mimic> left out (" + why + "); the joint moves independently");
+    }
+  }
+
+  /// gearbox (SDFormat joint.sdf): θ_2 = −gearbox_ratio · θ_1, θ_1 the angle from
+  /// gearbox_reference_body to the parent link about <axis>, θ_2 from it to the child link about
+  /// <axis2>. Each is the coordinate of the revolute joint between the reference body and that
+  /// link, times s = ±1: + when the joint's axis points along the gearbox axis and the joint goes
+  /// from the reference body to the link, − for each of the two reversed. So the coupling is
+  ///   coord(child joint) = −ratio · s_1 s_2 · coord(parent joint).
+  void gearboxes() {
+    for (const Gearbox& g : gearboxes_) {
+      const std::string name = g.el->HasAttribute("name") ? g.scope + g.el->GetAttribute("name")->GetAsString() : g.scope;
+      const double ratio = g.el->HasElement("gearbox_ratio") ? g.el->Get<double>("gearbox_ratio") : 1.0;
+      std::string ref = g.el->HasElement("gearbox_reference_body") ? g.el->Get<std::string>("gearbox_reference_body") : "";
+      if (ref.empty()) fail(g.el, "gearbox joint \"" + name + "\" needs a <gearbox_reference_body>");
+      if (ref != "world") ref = g.scope + ref;
+      // The revolute between ref and `link`, and its sign against the gearbox axis.
+      auto find = [&](const std::string& link, const Vec3& axis, double& sign) -> const JointSpec* {
+        for (const JointSpec& j : spec_.joints) {
+          if (j.type != JointType::Revolute) continue;
+          const bool forward = j.body1 == ref && j.body2 == link, backward = j.body1 == link && j.body2 == ref;
+          if (!forward && !backward) continue;
+          const double along = j.axis.dot(axis);
+          if (std::abs(std::abs(along) - 1) > 1e-6) continue;
+          sign = (along > 0 ? 1.0 : -1.0) * (forward ? 1.0 : -1.0);
+          return &j;
+        }
+        return nullptr;
+      };
+      double s1 = 1, s2 = 1;
+      const JointSpec* j1 = find(g.parent, g.axis1, s1);
+      const JointSpec* j2 = find(g.child, g.axis2, s2);
+      std::string why;
+      if (!j1 || !j2)
+        why = "no revolute joint about its " + std::string(!j1 ? "<axis>" : "<axis2>") + " holds link \"" + (!j1 ? g.parent : g.child) +
+              "\" on the reference body \"" + ref + "\"";
+      else
+        why = imp::addCoupling(spec_, loc(g.el), name, j2->name, j1->name, {0, -ratio * s1 * s2, 0, 0, 0});
+      if (!why.empty()) warn(g.el, "gearbox joint \"" + name + "\" left out (" + why + ")");
+    }
   }
 };
 

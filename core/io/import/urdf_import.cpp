@@ -16,7 +16,7 @@
 // with limits; fixed → fixed; planar → planar (axis = normal); floating → no joint (a free body).
 // The root link is fixed, or free with ImportOptions::floatingBase. <inertial> gives mass, com and
 // inertia (rotated into link axes); a link without one gets kNominalMass. <collision> → shapes,
-// <visual> → visuals (material colour).
+// <visual> → visuals (material colour). <mimic> → a coupling of the joint on its leader (import_common.h).
 // Loop closures: the extension element <loop_joint> (docs/import.md), read here with TinyXML2
 // since urdfdom ignores unknown elements; <mechsim:driver> adds drivers.
 #include <console_bridge/console.h>
@@ -132,8 +132,6 @@ class UrdfImporter {
       if ((type == "revolute" || type == "prismatic") && !lim)
         xml_.fail(j, "a " + type + " joint needs a <limit lower=\"..\" upper=\"..\" effort=\"..\" velocity=\"..\"/> element (use type \"continuous\" for an unlimited revolute joint)");
       if (lim) limit(lim, type);
-      if (const XMLElement* m = j->FirstChildElement("mimic"))
-        warn(m, "joint \"" + name + "\": <mimic> is not supported (mechsim has no coupled joints); the joint moves independently");
       // A URDF is a tree: each link is the child of at most one joint.
       if (auto it = parentJoint_.find(child); it != parentJoint_.end())
         xml_.fail(j->FirstChildElement("child"),
@@ -433,6 +431,17 @@ class UrdfImporter {
       if ((jn->type == urdf::Joint::REVOLUTE || jn->type == urdf::Joint::PRISMATIC) && jn->limits)
         j.limits = std::make_pair(jn->limits->lower, jn->limits->upper);
       addJoint(std::move(j), je);
+    }
+    // <mimic joint="LEADER" multiplier="r" offset="c"/>: this joint's coordinate = r · LEADER's + c
+    // (radians or metres; urdfdom's defaults r = 1, c = 0), a coupling named after the joint.
+    for (const XMLElement* je : order) {
+      const XMLElement* me = je->FirstChildElement("mimic");
+      const auto jn = model.getJoint(je->Attribute("name"));
+      // A mimic on a fixed joint changes nothing (published files have them: TALOS's grippers).
+      if (!me || !jn || !jn->mimic || jn->type == urdf::Joint::FIXED) continue;
+      const std::string why = imp::addCoupling(spec_, xml_.loc(me), jn->name, jn->name, jn->mimic->joint_name,
+                                               {jn->mimic->offset, jn->mimic->multiplier, 0, 0, 0});
+      if (!why.empty()) warn(me, "joint \"" + jn->name + "\": <mimic> left out (" + why + "); the joint moves independently");
     }
   }
 
